@@ -1,0 +1,10 @@
+//! html2rss: feeds for web pages that have none.
+//!
+//! Data flows one way: fetch → dom → engine → model → feed/store → web.
+
+pub mod cli;
+pub mod dom;
+pub mod feed;
+pub mod model;
+pub mod path;
+pub mod web;

@@ -1,0 +1,86 @@
+//! The foundation on real pages: every corpus page parses and inspects; the server answers.
+
+mod common;
+
+use std::process::Command;
+
+use html2rss::cli::load;
+use html2rss::dom::EncodingSource;
+use html2rss::path::Path;
+
+#[test]
+fn every_corpus_page_parses_and_every_element_path_selects_it() {
+    let pages = common::corpus_pages();
+    assert!(pages.len() > 400, "corpus has only {} pages", pages.len());
+    for page in &pages {
+        let source = load(page.to_str().unwrap(), None).unwrap();
+        let doc = source.parse().unwrap_or_else(|e| panic!("{}: {e:#}", page.display()));
+        assert!(doc.first_tag("body").is_some(), "{}: no body", page.display());
+        // Spot-check the path language on real trees: every 50th element's absolute path
+        // selects exactly that element (TBODY/THEAD/TFOOT are transparent to paths).
+        let addressable = |n| doc.is_element(n) && !matches!(doc.tag(n), Some("tbody" | "thead" | "tfoot"));
+        for node in doc.ids().filter(|&n| addressable(n)).step_by(50) {
+            let path = Path::of(&doc, node);
+            assert_eq!(path.select_nodes(&doc, doc.root()), [node], "{}: {path}", page.display());
+        }
+    }
+}
+
+#[test]
+fn page_declaring_gbk_but_written_in_utf8_comes_out_readable() {
+    let page = common::corpus_dir().join("lists/gerapy/netease_international_news.html");
+    let doc = load(page.to_str().unwrap(), None).unwrap().parse().unwrap();
+    assert_eq!(doc.head.meta_charset.as_deref().map(str::to_ascii_lowercase).as_deref(), Some("gbk"));
+    assert_eq!((doc.encoding, doc.encoding_source), (encoding_rs::UTF_8, EncodingSource::ValidUtf8));
+    assert!(doc.title().contains("网易"), "{}", doc.title());
+}
+
+#[test]
+fn gb18030_bytes_of_a_real_page_decode_back_to_the_same_text() {
+    // The corpus is all UTF-8; encode a real Chinese page as GB18030 to get real legacy bytes.
+    let page = common::corpus_dir().join("lists/gerapy/hrfund_announcement.html");
+    // Without its `<meta charset="utf-8">`, so that the detector has to find the encoding.
+    let utf8 = std::fs::read_to_string(&page).unwrap().replace(r#"<meta charset="utf-8">"#, "");
+    let (gbk, _, lossy) = encoding_rs::GB18030.encode(&utf8);
+    assert!(!lossy);
+    let url = url::Url::parse("https://example.org/").unwrap();
+    let original = html2rss::dom::parse_str(&utf8, &url).unwrap();
+    for header in [Some("gb18030".to_string()), None] {
+        let options = html2rss::dom::ParseOptions { header_charset: header.clone(), ..Default::default() };
+        let doc = html2rss::dom::parse(&gbk, &url, &options).unwrap();
+        // The detector says GBK, whose decoder in encoding_rs is GB18030's.
+        assert!([encoding_rs::GBK, encoding_rs::GB18030].contains(&doc.encoding), "header {header:?}");
+        assert_eq!(doc.text(doc.root()), original.text(original.root()), "header {header:?}");
+    }
+}
+
+#[test]
+fn inspect_command_prints_the_page_as_json() {
+    let page = common::corpus_dir().join("lists/sitepairs/Windfisch__blog/index.html");
+    let output = Command::new(env!("CARGO_BIN_EXE_html2rss"))
+        .args(["inspect", page.to_str().unwrap(), "--base-url", "https://blog.rust-embedded.org/", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["page"]["link"], "https://blog.rust-embedded.org/");
+    assert_eq!(json["page"]["encoding"], "UTF-8");
+    assert!(json["page"]["title"].as_str().unwrap().contains("Embedded"), "{json}");
+    assert!(json["nodes"].as_u64().unwrap() > 100);
+}
+
+#[test]
+fn inspect_refuses_a_missing_file_with_its_name() {
+    let output = Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["inspect", "no-such-page.html"]).output().unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no-such-page.html"));
+}
+
+#[tokio::test]
+async fn server_answers_healthz_on_port_0() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(html2rss::web::server(listener).unwrap());
+    let body = reqwest::get(format!("http://{addr}/healthz")).await.unwrap().text().await.unwrap();
+    assert_eq!(body, "ok\n");
+}
