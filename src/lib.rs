@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod dom;
+pub mod engines;
 pub mod feed;
 pub mod model;
 pub mod path;

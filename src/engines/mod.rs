@@ -1,0 +1,30 @@
+//! The engines: each turns a parsed page into the same model.
+//!
+//! - `rules`: the paper's SAMR, mapping rules written in XML;
+//! - `timepattern`: the paper's ATP, items found by the dates on the page;
+//! - `template`: templates learned from the site's own feed (written as mapping rules);
+//! - `article`: the main content and metadata of an article page;
+//! - `choose`: which engine serves a page.
+
+use serde::Serialize;
+
+use crate::model::Page;
+
+/// Which engine made a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    Rule,
+    TimePattern,
+    Template,
+    RepeatedPattern,
+    Feed,
+}
+
+/// An engine's result: the page, who made it, and how sure it is (0 to 1).
+#[derive(Debug, Clone, Serialize)]
+pub struct Extraction {
+    pub page: Page,
+    pub engine: Engine,
+    pub confidence: f32,
+}
