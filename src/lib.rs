@@ -5,7 +5,9 @@
 pub mod cli;
 pub mod dom;
 pub mod engines;
+pub mod eval;
 pub mod feed;
 pub mod model;
 pub mod path;
+pub mod sanitize;
 pub mod web;

@@ -84,3 +84,27 @@ async fn server_answers_healthz_on_port_0() {
     let body = reqwest::get(format!("http://{addr}/healthz")).await.unwrap().text().await.unwrap();
     assert_eq!(body, "ok\n");
 }
+
+#[test]
+fn corpus_loaders_find_what_the_readme_counts() {
+    use html2rss::eval::corpus::{self, ListSet, ListTruth};
+    let dir = common::corpus_dir();
+    let pages = corpus::list_pages(&dir).unwrap();
+    let sitepairs: Vec<_> = pages.iter().filter(|p| p.set == ListSet::Sitepairs).collect();
+    assert_eq!(sitepairs.len(), 28, "usable site-pair pages");
+    let (mut items, mut complete_pages, mut complete_items) = (0, 0, 0);
+    for page in &sitepairs {
+        let ListTruth::Items { items: truth, complete } = &page.truth else { panic!("{}", page.name) };
+        items += truth.len();
+        if *complete {
+            complete_pages += 1;
+            complete_items += truth.len();
+        }
+    }
+    assert_eq!((items, complete_pages, complete_items), (300, 25, 250));
+    assert_eq!(pages.iter().filter(|p| p.set == ListSet::Feedless).count(), 15);
+    assert_eq!(pages.iter().filter(|p| p.set == ListSet::Gerapy).count(), 9);
+    assert_eq!(corpus::article_pages(&dir).unwrap().len(), 181);
+    let dates = corpus::date_pages(&dir).unwrap();
+    assert_eq!((dates.len(), dates.iter().filter(|d| d.date.is_none()).count()), (200, 5));
+}

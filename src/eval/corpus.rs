@@ -1,0 +1,390 @@
+//! Loading the corpus (layout and ground truth as its README describes them).
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, FixedOffset, NaiveDate};
+use serde::Deserialize;
+use url::Url;
+
+use super::links::{LinkNormalizer, NormalizedLink};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, CorpusError> {
+    let raw = fs::read(path).map_err(|source| CorpusError::Read { path: path.to_path_buf(), source })?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(raw.as_slice())
+            .read_to_end(&mut out)
+            .map_err(|source| CorpusError::Read { path: path.to_path_buf(), source })?;
+        return Ok(out);
+    }
+    Ok(raw)
+}
+
+fn json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, CorpusError> {
+    serde_json::from_slice(&read(path)?)
+        .map_err(|e| CorpusError::Invalid { path: path.to_path_buf(), message: e.to_string() })
+}
+
+fn url(path: &Path, text: &str) -> Result<Url, CorpusError> {
+    Url::parse(text)
+        .map_err(|e| CorpusError::Invalid { path: path.to_path_buf(), message: format!("bad URL {text}: {e}") })
+}
+
+/// A ground-truth date: RFC 3339 or RFC 2822; empty and `0001-01-01` mean none.
+pub fn parse_truth_date(text: &str) -> Option<DateTime<FixedOffset>> {
+    let text = text.trim();
+    if text.is_empty() || text.starts_with("0001-01-01") {
+        return None;
+    }
+    DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)).ok()
+}
+
+/// Which part of the corpus a list page comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ListSet {
+    Sitepairs,
+    Feedless,
+    Gerapy,
+}
+
+/// One expected item of a list page.
+#[derive(Debug, Clone)]
+pub struct TruthItem {
+    pub title: Option<String>,
+    pub link: Url,
+    pub date: Option<DateTime<FixedOffset>>,
+}
+
+#[derive(Debug, Clone)]
+pub enum ListTruth {
+    /// Expected items; `complete` says whether every item of the page's list is among them
+    /// (only then does an extra output item count as an error).
+    Items { items: Vec<TruthItem>, complete: bool },
+    /// Only the number of items is known.
+    Count(usize),
+}
+
+/// A list page with its ground truth.
+#[derive(Debug, Clone)]
+pub struct ListPage {
+    pub set: ListSet,
+    /// `site/file` for site pairs, the file name otherwise.
+    pub name: String,
+    pub file: PathBuf,
+    /// The URL the page was served at.
+    pub url: Url,
+    pub truth: ListTruth,
+    pub normalizer: LinkNormalizer,
+}
+
+impl ListPage {
+    pub fn bytes(&self) -> Result<Vec<u8>, CorpusError> {
+        read(&self.file)
+    }
+
+    pub fn normalize(&self, url: &Url) -> NormalizedLink {
+        self.normalizer.normalize(url)
+    }
+}
+
+/// A site of `lists/sitepairs`: its pages, feed and articles.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub name: String,
+    pub dir: PathBuf,
+    pub base_url: Url,
+    pub host_aliases: Vec<String>,
+    /// File name → URL the file was served at.
+    pub page_urls: BTreeMap<String, Url>,
+    pub feed: PathBuf,
+}
+
+impl Site {
+    /// `article1.html` … with their URLs.
+    pub fn articles(&self) -> Vec<(PathBuf, Url)> {
+        self.page_urls
+            .iter()
+            .filter(|(file, _)| file.starts_with("article"))
+            .map(|(file, url)| (self.dir.join(file), url.clone()))
+            .collect()
+    }
+}
+
+#[derive(Deserialize)]
+struct SiteMeta {
+    base_url: String,
+    #[serde(default)]
+    host_aliases: Vec<String>,
+    page_urls: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct SiteTruth {
+    page: String,
+    items_on_page: Vec<SiteTruthItem>,
+}
+
+#[derive(Deserialize)]
+struct SiteTruthItem {
+    title: String,
+    link: String,
+    date: String,
+}
+
+#[derive(Deserialize)]
+struct Audit {
+    #[serde(rename = "use")]
+    usable: bool,
+    complete: bool,
+    #[serde(default)]
+    not_list_items: Vec<String>,
+}
+
+/// The sites of `lists/sitepairs`, sorted by name.
+pub fn sites(corpus: &Path) -> Result<Vec<Site>, CorpusError> {
+    let root = corpus.join("lists/sitepairs");
+    let entries = fs::read_dir(&root).map_err(|source| CorpusError::Read { path: root.clone(), source })?;
+    let mut sites = Vec::new();
+    for entry in entries {
+        let dir = entry.map_err(|source| CorpusError::Read { path: root.clone(), source })?.path();
+        let meta_path = dir.join("meta.json");
+        if !meta_path.is_file() {
+            continue;
+        }
+        let meta: SiteMeta = json(&meta_path)?;
+        let page_urls = meta
+            .page_urls
+            .iter()
+            .map(|(file, u)| Ok((file.clone(), url(&meta_path, u)?)))
+            .collect::<Result<_, CorpusError>>()?;
+        sites.push(Site {
+            name: dir.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+            base_url: url(&meta_path, &meta.base_url)?,
+            host_aliases: meta.host_aliases,
+            page_urls,
+            feed: dir.join("feed.xml"),
+            dir,
+        });
+    }
+    sites.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(sites)
+}
+
+/// Every usable list page of the corpus with its ground truth.
+pub fn list_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
+    let mut pages = sitepair_pages(corpus)?;
+    pages.extend(feedless_pages(corpus)?);
+    pages.extend(gerapy_pages(corpus)?);
+    Ok(pages)
+}
+
+/// Usable site-pair list pages (`use: true` in AUDIT.json), `not_list_items` removed.
+pub fn sitepair_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
+    let audit_path = corpus.join("lists/sitepairs/AUDIT.json");
+    let audit: BTreeMap<String, BTreeMap<String, Audit>> = json(&audit_path)?;
+    let mut pages = Vec::new();
+    for site in sites(corpus)? {
+        let normalizer = LinkNormalizer::for_site(&site.base_url, &site.host_aliases);
+        let mut truth_files: Vec<PathBuf> = fs::read_dir(&site.dir)
+            .map_err(|source| CorpusError::Read { path: site.dir.clone(), source })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("gt_")))
+            .collect();
+        truth_files.sort();
+        for truth_path in truth_files {
+            let truth: SiteTruth = json(&truth_path)?;
+            let Some(page_audit) = audit.get(&site.name).and_then(|a| a.get(&truth.page)) else {
+                return Err(CorpusError::Invalid {
+                    path: audit_path,
+                    message: format!("no entry for {}/{}", site.name, truth.page),
+                });
+            };
+            if !page_audit.usable {
+                continue;
+            }
+            let page_url = site.page_urls.get(&truth.page).cloned().ok_or_else(|| CorpusError::Invalid {
+                path: site.dir.join("meta.json"),
+                message: format!("no page URL for {}", truth.page),
+            })?;
+            let excluded: HashSet<NormalizedLink> = page_audit
+                .not_list_items
+                .iter()
+                .filter_map(|l| site.base_url.join(l).ok())
+                .map(|u| normalizer.normalize(&u))
+                .collect();
+            let mut items = Vec::new();
+            for item in truth.items_on_page {
+                let link = site.base_url.join(&item.link).map_err(|e| CorpusError::Invalid {
+                    path: truth_path.clone(),
+                    message: format!("bad link {}: {e}", item.link),
+                })?;
+                if excluded.contains(&normalizer.normalize(&link)) {
+                    continue;
+                }
+                items.push(TruthItem { title: Some(item.title), link, date: parse_truth_date(&item.date) });
+            }
+            pages.push(ListPage {
+                set: ListSet::Sitepairs,
+                name: format!("{}/{}", site.name, truth.page),
+                file: site.dir.join(&truth.page),
+                url: page_url,
+                truth: ListTruth::Items { items, complete: page_audit.complete },
+                normalizer: normalizer.clone(),
+            });
+        }
+    }
+    Ok(pages)
+}
+
+/// `lists/feedless`: expected links (deduplicated); `08-arxiv-org` is scored by count only.
+pub fn feedless_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
+    let dir = corpus.join("lists/feedless");
+    let base_path = dir.join("base_urls.json");
+    let bases: BTreeMap<String, String> = json(&base_path)?;
+    let mut pages = Vec::new();
+    for (file, base) in bases {
+        let page_url = url(&base_path, &base)?;
+        let truth_path = dir.join(file.replace(".input.html", ".output.json"));
+        let links: Vec<String> = json(&truth_path)?;
+        let truth = if file.starts_with("08-arxiv") {
+            ListTruth::Count(links.len())
+        } else {
+            let mut seen = HashSet::new();
+            let mut items = Vec::new();
+            for link in links {
+                let link = url(&truth_path, &link)?;
+                if seen.insert(link.clone()) {
+                    items.push(TruthItem { title: None, link, date: None });
+                }
+            }
+            ListTruth::Items { items, complete: true }
+        };
+        pages.push(ListPage {
+            set: ListSet::Feedless,
+            name: file.clone(),
+            file: dir.join(&file),
+            normalizer: LinkNormalizer::for_site(&page_url, &[]),
+            url: page_url,
+            truth,
+        });
+    }
+    Ok(pages)
+}
+
+/// `lists/gerapy`: expected item counts. Pages without a base URL get their `file:` URL
+/// (only counts are scored there).
+pub fn gerapy_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
+    let dir = corpus.join("lists/gerapy");
+    let counts: BTreeMap<String, usize> = json(&dir.join("counts.json"))?;
+    let base_path = dir.join("base_urls.json");
+    let bases: BTreeMap<String, String> = json(&base_path)?;
+    let mut pages = Vec::new();
+    for (file, count) in counts {
+        let path = dir.join(&file);
+        let page_url = match bases.get(&file) {
+            Some(base) => url(&base_path, base)?,
+            None => Url::from_file_path(
+                fs::canonicalize(&path).map_err(|source| CorpusError::Read { path: path.clone(), source })?,
+            )
+            .map_err(|_| CorpusError::Invalid { path: path.clone(), message: "not an absolute path".into() })?,
+        };
+        pages.push(ListPage {
+            set: ListSet::Gerapy,
+            name: file,
+            file: path,
+            normalizer: LinkNormalizer::for_site(&page_url, &[]),
+            url: page_url,
+            truth: ListTruth::Count(count),
+        });
+    }
+    Ok(pages)
+}
+
+/// An article page of `articles/zyte` with its expected main text.
+#[derive(Debug, Clone)]
+pub struct ArticlePage {
+    pub id: String,
+    pub file: PathBuf,
+    pub url: Url,
+    pub body: String,
+}
+
+impl ArticlePage {
+    pub fn bytes(&self) -> Result<Vec<u8>, CorpusError> {
+        read(&self.file)
+    }
+}
+
+#[derive(Deserialize)]
+struct ZyteTruth {
+    #[serde(rename = "articleBody")]
+    article_body: String,
+    url: String,
+}
+
+pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
+    let dir = corpus.join("articles/zyte");
+    let truth_path = dir.join("ground-truth.json");
+    let truth: BTreeMap<String, ZyteTruth> = json(&truth_path)?;
+    truth
+        .into_iter()
+        .map(|(id, t)| {
+            Ok(ArticlePage {
+                file: dir.join("html").join(format!("{id}.html.gz")),
+                url: url(&truth_path, &t.url)?,
+                body: t.article_body,
+                id,
+            })
+        })
+        .collect()
+}
+
+/// A page of `dates/htmldate` with its publication day (`None`: the page has no date).
+#[derive(Debug, Clone)]
+pub struct DatePage {
+    pub file: PathBuf,
+    pub url: Url,
+    pub date: Option<NaiveDate>,
+}
+
+impl DatePage {
+    pub fn bytes(&self) -> Result<Vec<u8>, CorpusError> {
+        read(&self.file)
+    }
+}
+
+#[derive(Deserialize)]
+struct DateTruth {
+    file: String,
+    date: Option<String>,
+}
+
+pub fn date_pages(corpus: &Path) -> Result<Vec<DatePage>, CorpusError> {
+    let dir = corpus.join("dates/htmldate");
+    let truth_path = dir.join("eval_mediacloud_2020.json");
+    let truth: BTreeMap<String, DateTruth> = json(&truth_path)?;
+    truth
+        .into_iter()
+        .map(|(page_url, t)| {
+            let date = match t.date {
+                Some(d) => Some(NaiveDate::parse_from_str(&d, "%Y-%m-%d").map_err(|e| CorpusError::Invalid {
+                    path: truth_path.clone(),
+                    message: format!("bad date {d}: {e}"),
+                })?),
+                None => None,
+            };
+            Ok(DatePage { file: dir.join("test_set").join(&t.file), url: url(&truth_path, &page_url)?, date })
+        })
+        .collect()
+}
