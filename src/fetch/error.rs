@@ -10,7 +10,7 @@ pub enum FetchError {
     BadUrl { url: String, reason: String },
     #[error("{url}: only http and https URLs are fetched, not {scheme}")]
     Scheme { url: String, scheme: String },
-    #[error("{host} is {reason} ({ip}); this server does not fetch such addresses")]
+    #[error("{}", refusal(host, ip, reason))]
     Refused { host: String, ip: IpAddr, reason: &'static str },
     #[error("{url}: more than {max} redirects")]
     TooManyRedirects { url: String, max: usize },
@@ -74,4 +74,10 @@ impl FetchError {
             _ => false,
         }
     }
+}
+
+fn refusal(host: &str, ip: &IpAddr, reason: &str) -> String {
+    let literal = host.trim_start_matches('[').trim_end_matches(']') == ip.to_string();
+    let address = if literal { String::new() } else { format!(" ({ip})") };
+    format!("{host} is {reason}{address}; this server does not fetch such addresses")
 }
