@@ -149,7 +149,7 @@ impl Resolve for GuardedResolver {
         Box::pin(async move {
             let resolved: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
                 .await
-                .map_err(|e| FetchError::Network { url: host.clone(), reason: format!("cannot resolve: {e}") })?
+                .map_err(|e| FetchError::Network { url: host.clone(), reason: format!("cannot resolve {host}: {e}") })?
                 .collect();
             let allowed = guard.filter_resolved(&host, resolved)?;
             Ok(Box::new(allowed.into_iter()) as Addrs)

@@ -246,7 +246,13 @@ fn classify(error: reqwest::Error, url: &Url) -> FetchError {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&error);
     while let Some(e) = source {
         if let Some(ours) = e.downcast_ref::<FetchError>() {
-            return ours.clone();
+            // The resolver only knows the host; name the URL that was being fetched.
+            return match ours {
+                FetchError::Network { reason, .. } => {
+                    FetchError::Network { url: url.to_string(), reason: reason.clone() }
+                }
+                other => other.clone(),
+            };
         }
         source = e.source();
     }
