@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use url::Url;
 
-pub use source::{Source, load};
+pub use source::{Source, load, load_with};
 
 #[derive(Debug, Parser)]
 #[command(name = "html2rss", version, about = "Feeds for web pages that have none")]

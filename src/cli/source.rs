@@ -1,11 +1,13 @@
 //! SOURCE arguments: a local file (optionally gzipped) or a URL.
 
 use std::io::Read;
+use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use url::Url;
 
 use crate::dom::{self, Document, ParseOptions};
+use crate::fetch::{FetchConfig, Fetcher};
 
 /// The bytes of a page and where it lives.
 #[derive(Debug)]
@@ -23,14 +25,38 @@ impl Source {
     }
 }
 
-/// Load SOURCE. A local file's URL is `base_url` when given, else its `file:` URL.
+/// Load SOURCE: an http(s) URL is fetched with the SSRF guard on; anything else is a local
+/// file, whose URL is `base_url` when given, else its `file:` URL. (A fetched page's URL is
+/// where it was found, after redirects; `base_url` is for local files.)
 pub fn load(source: &str, base_url: Option<&Url>) -> anyhow::Result<Source> {
-    if source.starts_with("http://") || source.starts_with("https://") {
-        bail!("fetching URLs is not built yet; save the page and pass the file with --base-url");
+    load_with(source, base_url, &FetchConfig::default())
+}
+
+/// [`load`] with the fetcher configured (tests allow loopback addresses).
+pub fn load_with(source: &str, base_url: Option<&Url>, fetch: &FetchConfig) -> anyhow::Result<Source> {
+    if source.contains("://") {
+        let url = Url::parse(source).with_context(|| format!("{source} is not a valid URL"))?;
+        if url.scheme() != "file" {
+            return fetch_source(&url, fetch);
+        }
+        let path = url.to_file_path().map_err(|_| anyhow::anyhow!("{source} is not a local file"))?;
+        return read_file(&path, base_url);
     }
-    let path = std::path::Path::new(source);
+    read_file(Path::new(source), base_url)
+}
+
+/// Fetch a page on a small runtime of its own: the command line has no other use for one.
+fn fetch_source(url: &Url, config: &FetchConfig) -> anyhow::Result<Source> {
+    let fetcher = Fetcher::new(config)?;
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let response = runtime.block_on(fetcher.get(url)).with_context(|| format!("cannot fetch {url}"))?;
+    Ok(Source { bytes: response.body, url: response.url, header_charset: response.charset })
+}
+
+fn read_file(path: &Path, base_url: Option<&Url>) -> anyhow::Result<Source> {
+    let source = path.display();
     let raw = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
-    let bytes = if source.ends_with(".gz") {
+    let bytes = if path.extension().is_some_and(|e| e == "gz") {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(raw.as_slice())
             .read_to_end(&mut out)

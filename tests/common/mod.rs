@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod http;
+
 /// The development corpus (`../shared/corpus` next to the checkout, or `HTML2RSS_CORPUS`).
 /// Its pages may not be copied into the repository, so tests read them in place.
 pub fn corpus_dir() -> PathBuf {

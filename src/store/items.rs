@@ -1,0 +1,271 @@
+//! Items: what sources' pages listed, accumulated like a real feed.
+//!
+//! An item is identified by its source and [`feed::guid`]. The first time it is seen it gets
+//! `first_seen = now` and, when the page gives no date, that time as its date for good, so a
+//! reader sees an undated item once, with a date that does not move. Later sightings update
+//! `last_seen`, its position and whatever the page now says (a field the page no longer gives
+//! keeps its stored value). Nothing is deleted: an item that scrolled off the page stays in
+//! the feed until newer ones push it out of the newest N.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use serde::Serialize;
+use url::Url;
+
+use super::sources::{self, Source, SourceId, engine_name};
+use super::{Result, Rfc3339, Seconds, Store, StoreError, bad_column, seconds};
+use crate::engines::Extraction;
+use crate::feed;
+use crate::model::{Item, Page, Subject};
+
+/// What a merge did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct MergeReport {
+    /// Items seen for the first time.
+    pub new: usize,
+    /// Known items whose title, link, date, text or author changed.
+    pub changed: usize,
+    /// Known items seen again as they were.
+    pub unchanged: usize,
+    /// Items the page listed twice (same GUID); the first one counts.
+    pub duplicates: usize,
+}
+
+/// An item with its bookkeeping.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredItem {
+    pub guid: String,
+    /// The title of the subject the item was listed under.
+    pub subject: Option<String>,
+    /// The item; its date is always set (first seen, for undated items).
+    pub item: Item,
+    pub first_seen: DateTime<Utc>,
+    pub last_seen: DateTime<Utc>,
+}
+
+/// A source and its newest items as a page, ready for [`feed::write`].
+#[derive(Debug, Clone)]
+pub struct StoredFeed {
+    pub source: Source,
+    pub page: Page,
+}
+
+/// The stored fields of an item, as compared and written by a merge.
+#[derive(Debug, PartialEq)]
+struct Fields {
+    subject: Option<String>,
+    title: String,
+    link: Option<String>,
+    date: String,
+    description: Option<String>,
+    content: Option<String>,
+    author: Option<String>,
+}
+
+impl Store {
+    /// Merge an extraction of a source's page into its items, in one transaction; also keep
+    /// the page's title, date and encoding and the engine that made it. `last_change` becomes
+    /// `now` when an item was added or changed.
+    pub fn merge(&self, id: SourceId, extraction: &Extraction, now: DateTime<Utc>) -> Result<MergeReport> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let page = &extraction.page;
+            let found = tx
+                .prepare_cached(
+                    "UPDATE sources SET engine = ?2, confidence = ?3, title = ?4, page_date = ?5, encoding = ?6
+                     WHERE id = ?1",
+                )?
+                .execute(params![
+                    id.0,
+                    engine_name(extraction.engine),
+                    f64::from(extraction.confidence),
+                    page.title,
+                    page.date.map(Rfc3339),
+                    page.encoding,
+                ])?;
+            if found == 0 {
+                return Err(StoreError::NoSuchSource(id.0));
+            }
+            let mut report = MergeReport::default();
+            let mut seen = HashSet::new();
+            let mut select = tx.prepare_cached(
+                "SELECT id, subject, title, link, date, description, content, author
+                 FROM items WHERE source_id = ?1 AND guid = ?2",
+            )?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO items (source_id, guid, subject, title, link, date, date_ts, description, content, author,
+                                    position, first_seen, last_seen)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
+            )?;
+            let mut update = tx.prepare_cached(
+                "UPDATE items SET subject = ?2, title = ?3, link = ?4, date = ?5, date_ts = ?6, description = ?7,
+                                  content = ?8, author = ?9, position = ?10, last_seen = ?11
+                 WHERE id = ?1",
+            )?;
+            for (position, (subject, item)) in page.items_with_subject().enumerate() {
+                let guid = feed::guid(item);
+                if !seen.insert(guid.clone()) {
+                    report.duplicates += 1;
+                    continue;
+                }
+                let stored = select.query_row(params![id.0, guid], stored_fields).optional()?;
+                let now_fields = |keep: Option<&Fields>| {
+                    let or_kept = |new: Option<&str>, old: Option<&Option<String>>| {
+                        new.map(str::to_string).or_else(|| old.cloned().flatten())
+                    };
+                    let title = match (item.title.trim().is_empty(), keep) {
+                        (true, Some(old)) => old.title.clone(),
+                        _ => item.title.clone(),
+                    };
+                    let date = match (item.date, keep) {
+                        (Some(date), _) => date.to_rfc3339(),
+                        (None, Some(old)) => old.date.clone(),
+                        (None, None) => now.fixed_offset().to_rfc3339(),
+                    };
+                    Fields {
+                        subject: or_kept(subject, keep.map(|k| &k.subject)),
+                        title,
+                        link: or_kept(item.link.as_ref().map(Url::as_str), keep.map(|k| &k.link)),
+                        date,
+                        description: or_kept(item.description.as_deref(), keep.map(|k| &k.description)),
+                        content: or_kept(item.content.as_deref(), keep.map(|k| &k.content)),
+                        author: or_kept(item.author.as_deref(), keep.map(|k| &k.author)),
+                    }
+                };
+                match stored {
+                    None => {
+                        let f = now_fields(None);
+                        let date_ts = timestamp(&f.date)?;
+                        insert.execute(params![
+                            id.0,
+                            guid,
+                            f.subject,
+                            f.title,
+                            f.link,
+                            f.date,
+                            date_ts,
+                            f.description,
+                            f.content,
+                            f.author,
+                            position as i64,
+                            seconds(now),
+                        ])?;
+                        report.new += 1;
+                    }
+                    Some((row_id, old)) => {
+                        let f = now_fields(Some(&old));
+                        let date_ts = timestamp(&f.date)?;
+                        if f == old {
+                            report.unchanged += 1;
+                        } else {
+                            report.changed += 1;
+                        }
+                        update.execute(params![
+                            row_id,
+                            f.subject,
+                            f.title,
+                            f.link,
+                            f.date,
+                            date_ts,
+                            f.description,
+                            f.content,
+                            f.author,
+                            position as i64,
+                            seconds(now),
+                        ])?;
+                    }
+                }
+            }
+            drop((select, insert, update));
+            tx.prepare_cached(
+                "UPDATE sources SET item_count = item_count + ?2,
+                                    last_change = CASE WHEN ?3 THEN ?4 ELSE last_change END
+                 WHERE id = ?1",
+            )?
+            .execute(params![id.0, report.new as i64, report.new + report.changed > 0, seconds(now)])?;
+            tx.commit()?;
+            Ok(report)
+        })
+    }
+
+    /// The newest `limit` items of a source: by date, newest first; items of the same date in
+    /// page order.
+    pub fn items(&self, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
+        self.with(|conn| newest(conn, id, limit))
+    }
+
+    /// A source's feed: its page with the newest `limit` items, grouped into subjects where
+    /// neighbours share one. `None` for an unknown source.
+    pub fn feed(&self, id: SourceId, limit: usize) -> Result<Option<StoredFeed>> {
+        self.with(|conn| {
+            let Some(source) = sources::get(conn, id)? else { return Ok(None) };
+            let items = newest(conn, id, limit)?;
+            Ok(Some(StoredFeed { page: page_of(&source, items), source }))
+        })
+    }
+}
+
+fn stored_fields(row: &Row) -> rusqlite::Result<(i64, Fields)> {
+    Ok((
+        row.get(0)?,
+        Fields {
+            subject: row.get(1)?,
+            title: row.get(2)?,
+            link: row.get(3)?,
+            date: row.get(4)?,
+            description: row.get(5)?,
+            content: row.get(6)?,
+            author: row.get(7)?,
+        },
+    ))
+}
+
+fn timestamp(rfc3339: &str) -> rusqlite::Result<i64> {
+    DateTime::parse_from_rfc3339(rfc3339).map(|d| d.timestamp()).map_err(|e| bad_column(5, e))
+}
+
+fn newest(conn: &rusqlite::Connection, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
+         FROM items WHERE source_id = ?1 ORDER BY date_ts DESC, position, id LIMIT ?2",
+    )?;
+    let rows = statement.query_map(params![id.0, i64::try_from(limit).unwrap_or(i64::MAX)], |row| {
+        let link = match row.get::<_, Option<String>>(3)? {
+            Some(link) => Some(Url::parse(&link).map_err(|e| bad_column(3, e))?),
+            None => None,
+        };
+        Ok(StoredItem {
+            guid: row.get(0)?,
+            subject: row.get(1)?,
+            item: Item {
+                title: row.get(2)?,
+                link,
+                date: Some(row.get::<_, Rfc3339>(4)?.0),
+                description: row.get(5)?,
+                content: row.get(6)?,
+                author: row.get(7)?,
+            },
+            first_seen: row.get::<_, Seconds>(8)?.0,
+            last_seen: row.get::<_, Seconds>(9)?.0,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn page_of(source: &Source, items: Vec<StoredItem>) -> Page {
+    let mut page = Page::new(
+        source.url.clone(),
+        source.title.clone().unwrap_or_default(),
+        source.encoding.clone().unwrap_or_else(|| "UTF-8".into()),
+    );
+    page.date = source.page_date;
+    for stored in items {
+        match page.subjects.last_mut() {
+            Some(last) if last.title == stored.subject => last.items.push(stored.item),
+            _ => page.subjects.push(Subject { title: stored.subject, items: vec![stored.item] }),
+        }
+    }
+    page
+}
