@@ -321,3 +321,251 @@ fn url_patterns_choose_the_most_specific_rule() {
         assert_eq!((err.line, err.column), (1, 12), "{bad}: {err}");
     }
 }
+
+/// A broken rule file: the error names the file, the line and column, and what is wrong.
+fn broken(file: &str) -> html2rss::engines::rules::RuleError {
+    let path = repo().join("tests/rules/broken").join(file);
+    let err = Rule::load(&path).expect_err(file);
+    assert_eq!(err.origin, path.display().to_string());
+    assert!(err.to_string().starts_with(&format!("{}:{}:{}: ", path.display(), err.line, err.column)), "{err}");
+    err
+}
+
+#[test]
+fn broken_rule_files_say_where_and_what() {
+    type Kind = fn(&RuleErrorKind) -> bool;
+    let cases: &[(&str, usize, usize, Kind)] = &[
+        ("mismatched-end-tag.xml", 6, 5, |k| matches!(k, RuleErrorKind::Xml(m) if m.contains("</item>"))),
+        ("doctype-billion-laughs.xml", 2, 1, |k| matches!(k, RuleErrorKind::Doctype)),
+        ("external-entity.xml", 2, 1, |k| matches!(k, RuleErrorKind::Doctype)),
+        ("undeclared-entity.xml", 4, 15, |k| matches!(k, RuleErrorKind::Entity(e) if e == "nbsp")),
+        (
+            "unknown-element.xml",
+            4,
+            5,
+            |k| matches!(k, RuleErrorKind::UnknownElement { name, parent, .. } if name == "itme" && parent == "subject"),
+        ),
+        (
+            "unknown-attribute.xml",
+            2,
+            12,
+            |k| matches!(k, RuleErrorKind::UnknownAttribute { name, element } if name == "paht" && element == "subject"),
+        ),
+        (
+            "missing-subject-path.xml",
+            3,
+            3,
+            |k| matches!(k, RuleErrorKind::MissingAttribute { name, element } if name == "path" && element == "subject"),
+        ),
+        ("missing-item.xml", 2, 3, |k| matches!(k, RuleErrorKind::Missing { element, .. } if element == "subject")),
+        (
+            "item-without-title-or-link.xml",
+            3,
+            5,
+            |k| matches!(k, RuleErrorKind::Missing { element, what } if element == "item" && what.contains("<title>")),
+        ),
+        // Inside a path, the column is that of the character where the path goes wrong.
+        (
+            "bad-path-in-attribute.xml",
+            3,
+            21,
+            |k| matches!(k, RuleErrorKind::Path { path, message, .. } if path == "LI[0" && message.contains("']'")),
+        ),
+        (
+            "bad-path-in-element.xml",
+            4,
+            21,
+            |k| matches!(k, RuleErrorKind::Path { place, message, .. } if place == "<item> <title>" && message.contains("last step")),
+        ),
+        // ... counting each entity reference as the one character it stands for.
+        (
+            "bad-path-with-entities.xml",
+            2,
+            55,
+            |k| matches!(k, RuleErrorKind::Path { path, .. } if path == r#"//DIV[@class="a&b"]/UL[x]"#),
+        ),
+        (
+            "duplicate-field.xml",
+            6,
+            7,
+            |k| matches!(k, RuleErrorKind::Duplicate { name, parent } if name == "date" && parent == "item"),
+        ),
+        ("unknown-time-zone.xml", 2, 15, |k| matches!(k, RuleErrorKind::Value(m) if m.contains("Mars/Olympus_Mons"))),
+        ("bad-date-format.xml", 2, 17, |k| matches!(k, RuleErrorKind::Value(m) if m.contains("%Y-%m-%Q"))),
+        ("unknown-encoding.xml", 2, 13, |k| matches!(k, RuleErrorKind::Value(m) if m.contains("klingon-8"))),
+        ("wrong-root.xml", 3, 1, |k| matches!(k, RuleErrorKind::Root(r) if r == "rule")),
+        (
+            "figure-placeholder-left-in.xml",
+            8,
+            7,
+            |k| matches!(k, RuleErrorKind::UnexpectedText { element, text } if element == "item" && text == "....."),
+        ),
+        (
+            "element-in-field.xml",
+            4,
+            14,
+            |k| matches!(k, RuleErrorKind::NestedElement { element, found } if element == "title" && found == "b"),
+        ),
+        ("no-subject.xml", 1, 1, |k| matches!(k, RuleErrorKind::Missing { element, .. } if element == "page")),
+        ("item-path-selects-attribute.xml", 3, 17, |k| matches!(k, RuleErrorKind::Value(m) if m.contains("<item>"))),
+        ("unclosed.xml", 5, 1, |k| matches!(k, RuleErrorKind::Unclosed { element } if element == "item")),
+        ("second-root.xml", 4, 1, |k| matches!(k, RuleErrorKind::AfterRoot { found } if found == "page")),
+    ];
+    let files = std::fs::read_dir(repo().join("tests/rules/broken")).unwrap().count();
+    assert_eq!(files, cases.len(), "every broken file has a case");
+    for (file, line, column, kind) in cases {
+        let err = broken(file);
+        assert_eq!((err.line, err.column), (*line, *column), "{err}");
+        assert!(kind(&err.kind), "{file}: unexpected error {err}");
+    }
+}
+
+#[test]
+fn hostile_and_odd_bytes_are_refused_with_a_position() {
+    // Invalid UTF-8: the position of the first bad byte.
+    let err = Rule::from_bytes(b"<page>\n  <name>caf\xE9</name>", "latin1.xml").unwrap_err();
+    assert_eq!((err.line, err.column), (2, 12), "{err}");
+    assert!(matches!(err.kind, RuleErrorKind::Encoding { .. }), "{err}");
+    // Too large, before any parsing (the file is not even read to its end).
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.xml");
+    std::fs::write(&big, format!("<page>{}</page>", " ".repeat(2 << 20))).unwrap();
+    let err = Rule::load(&big).unwrap_err();
+    assert!(matches!(err.kind, RuleErrorKind::TooLarge { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!("{}: the rule file is {} bytes, more than the limit of 1048576", big.display(), (2 << 20) + 13)
+    );
+    let err = Rule::load(dir.path().join("missing.xml")).unwrap_err();
+    assert!(matches!(err.kind, RuleErrorKind::Read(_)), "{err}");
+    for (text, line, column) in [("", 1, 1), ("  \n <!-- only a comment -->\n", 3, 1)] {
+        let err = Rule::parse(text, "empty.xml").unwrap_err();
+        assert_eq!((&err.kind, err.line, err.column), (&RuleErrorKind::NoRoot, line, column), "{text:?}");
+    }
+}
+
+#[test]
+fn rule_files_in_legacy_encodings_load() {
+    let xml = r#"<?xml version="1.0" encoding="Shift_JIS"?>
+<page><name>日本語のニュース</name><subject path="//UL"><item path="LI"><title>A</title></item></subject></page>"#;
+    let (bytes, _, lossy) = encoding_rs::SHIFT_JIS.encode(xml);
+    assert!(!lossy);
+    assert_eq!(Rule::from_bytes(&bytes, "sjis.xml").unwrap().name.as_deref(), Some("日本語のニュース"));
+    // UTF-16 with its BOM.
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(xml.replace("Shift_JIS", "UTF-16").encode_utf16().flat_map(u16::to_le_bytes));
+    assert_eq!(Rule::from_bytes(&utf16, "utf16.xml").unwrap().name.as_deref(), Some("日本語のニュース"));
+    // A declaration that lies: the bytes are not Shift_JIS.
+    let err =
+        Rule::from_bytes(b"<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><page>\x82</page>", "lie.xml").unwrap_err();
+    assert!(matches!(err.kind, RuleErrorKind::Encoding { .. }), "{err}");
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Characters that matter to XML and to paths, and some that do not.
+    const ALPHABET: &str = "<>/&;=\"'[]@*!?#-.:% \nazAZ09日&amp;&#x41;<!DOCTYPE<![CDATA[]]>-->";
+
+    fn mutate(text: &str, edits: &[(usize, u8, usize, usize)]) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        let pieces: Vec<char> = ALPHABET.chars().collect();
+        for &(at, kind, len, pick) in edits {
+            let at = at % (chars.len() + 1);
+            let end = (at + len).min(chars.len());
+            match kind % 4 {
+                0 => drop(chars.drain(at..end)),
+                1 => chars.splice(at..at, (0..len).map(|i| pieces[(pick + i * 7) % pieces.len()])).for_each(drop),
+                2 => {
+                    let copy: Vec<char> = chars[at..end].to_vec();
+                    chars.splice(end..end, copy).for_each(drop);
+                }
+                _ => chars.truncate(at),
+            }
+        }
+        chars.into_iter().collect()
+    }
+
+    fn check(text: &str) {
+        match Rule::parse(text, "fuzz.xml") {
+            Ok(rule) => {
+                assert_eq!(Rule::parse(&rule.to_xml(), "again").as_ref(), Ok(&rule), "{text}");
+                let doc = dom::parse_str(
+                    "<ul><li><a href=/x>x</a> 2024-05-06</li></ul>",
+                    &Url::parse("https://e.org/").unwrap(),
+                )
+                .unwrap();
+                rules::apply(&rule, &doc, Utc::now());
+            }
+            Err(err) => {
+                let lines = text.split('\n').count();
+                assert!(err.line >= 1 && err.line <= lines && err.column >= 1, "{err} for {text:?}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn mutated_rule_files_never_panic(
+            which in 0..rules::SHIPPED.len(),
+            edits in prop::collection::vec((any::<usize>(), any::<u8>(), 0usize..12, any::<usize>()), 1..6),
+        ) {
+            check(&mutate(rules::SHIPPED[which].1, &edits));
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+            let mut text = b"<page><subject path=\"/\">".to_vec();
+            text.extend(bytes);
+            let _ = Rule::from_bytes(&text, "bytes.xml");
+        }
+    }
+}
+
+#[test]
+fn a_rule_written_like_the_papers_figure_1_loads_and_applies() {
+    // Figure 1's shape and spacing, with its placeholders filled in: no extension used.
+    let xml = r#"<?xml version = "1.0" encoding = "UTF-8"?>
+<page>
+  <link>http://news.example.com/index.html</link>
+  <date>/HTML[0]/BODY[0]/DIV[0]</date>
+  <encoding>GB2312</encoding>
+  <subject path="/HTML[0]/BODY[0]/TABLE[0]/TR">
+    <title>TD[0]/B[0]/TEXT[0]</title>
+    <item path="TD[1]/DIV">
+      <title>A[0]/TEXT[0]</title>
+      <date> SPAN[0]/TEXT[0]</date>
+      <link> A[0]</link>
+      <description> P[0]</description>
+    </item>
+  </subject>
+  <subject path="/HTML[0]/BODY[0]/UL[0]">
+    <item path="LI">
+      <title>A[0]</title>
+    </item>
+  </subject>
+</page>"#;
+    let rule = Rule::parse(xml, "figure1.xml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rule.encoding, Some(encoding_rs::GBK));
+    assert!(rule.matches_url(&Url::parse("http://news.example.com/index.html").unwrap()));
+    assert_eq!(Rule::parse(&rule.to_xml(), "again").unwrap(), rule);
+    let page = r#"<html><body><div>2005-03-15 18:00</div><table>
+        <tr><td><b>BUSINESS</b></td><td>
+            <div><a href="b1.html">Deal one</a> <span>2005-03-15 16:13</span><p>First <i>deal</i>.</p></div>
+            <div><a href="b2.html">Deal two</a> <span>2005-03-15 16:07</span></div></td></tr>
+        <tr><td><b>SPORTS</b></td><td><div><a href="s1.html">Match</a> <span>2005-03-14 09:00</span></div></td></tr>
+        </table><ul><li><a href="/more">More news</a></li></ul>"#;
+    let doc = dom::parse_str(page, &Url::parse("http://news.example.com/index.html").unwrap()).unwrap();
+    let extraction = rules::apply(&rule, &doc, Utc::now());
+    let page = &extraction.page;
+    assert_eq!(page.date.unwrap().to_rfc3339(), "2005-03-15T18:00:00+00:00");
+    let subjects: Vec<_> = page.subjects.iter().map(|s| (s.title.as_deref(), s.items.len())).collect();
+    assert_eq!(subjects, [(Some("BUSINESS"), 2), (Some("SPORTS"), 1), (None, 1)]);
+    let first = &page.subjects[0].items[0];
+    assert_eq!(first.link.as_ref().unwrap().as_str(), "http://news.example.com/b1.html");
+    assert_eq!(first.date.unwrap().to_rfc3339(), "2005-03-15T16:13:00+00:00");
+    assert_eq!(first.description.as_deref(), Some("First <i>deal</i>."));
+}

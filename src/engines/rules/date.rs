@@ -24,10 +24,10 @@ pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTim
         return None;
     }
     let tz = rule.timezone.unwrap_or(Tz::UTC);
-    if let Some(format) = &rule.date_format {
-        if let Some(date) = with_format(text, format.items(), tz, now) {
-            return Some(date);
-        }
+    if let Some(format) = &rule.date_format
+        && let Some(date) = with_format(text, format.items(), tz, now)
+    {
+        return Some(date);
     }
     if let Ok(date) = DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)) {
         return Some(date);
@@ -94,43 +94,55 @@ fn in_zone(local: NaiveDateTime, tz: Tz) -> Option<DateTime<FixedOffset>> {
 }
 
 const MONTH: &str = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?";
-const TIME: &str = r"(?:[T\s,]+(?P<h>\d{1,2})\s*[:時시]\s*(?P<mi>\d{1,2})(?:[:分]\s*(?P<s>\d{2}))?(?:\.\d+)?\s*(?P<ampm>[ap]\.?m\.?)?(?:\s*(?P<off>Z|[+-]\d{2}:?\d{2}))?)?";
+const TIME: &str = r"(?:[T\s,]+(?P<h>[0-9]{1,2})\s*[:時시]\s*(?P<mi>[0-9]{1,2})(?:[:分]\s*(?P<s>[0-9]{2}))?(?:\.[0-9]+)?\s*(?P<ampm>[ap]\.?m\.?)?(?:\s*(?P<off>Z|[+-][0-9]{2}:?[0-9]{2}))?)?";
 
 /// The common forms, each a regex with named groups y, m (or mon), d and the optional time.
+/// The last one (a day without a year) comes last: it is the only one that can start where
+/// another form starts.
 static FORMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
-        format!(r"(?P<y>\d{{4}})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}}){TIME}"),
-        format!(r"(?P<y>\d{{4}})/(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}}){TIME}"),
-        format!(r"(?P<y>\d{{4}})\.(?P<m>\d{{1,2}})\.(?P<d>\d{{1,2}}){TIME}"),
-        format!(r"(?P<y>\d{{4}})\s*[年년]\s*(?P<m>\d{{1,2}})\s*[月월]\s*(?P<d>\d{{1,2}})\s*[日일]?{TIME}"),
-        format!(r"(?i){MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}}){TIME}"),
-        format!(r"(?i)(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+(?P<y>\d{{4}}){TIME}"),
-        format!(r"(?i){MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b{TIME}"),
+    FORM_PATTERNS.iter().map(|pattern| Regex::new(pattern).expect("date patterns are valid")).collect()
+});
+
+static FORM_PATTERNS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    vec![
+        format!(r"(?P<y>[0-9]{{4}})-(?P<m>[0-9]{{1,2}})-(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})/(?P<m>[0-9]{{1,2}})/(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{1,2}})\.(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})\s*[年년]\s*(?P<m>[0-9]{{1,2}})\s*[月월]\s*(?P<d>[0-9]{{1,2}})\s*[日일]?{TIME}"),
+        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>[0-9]{{4}}){TIME}"),
+        format!(r"(?i)(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+(?P<y>[0-9]{{4}}){TIME}"),
+        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b{TIME}"),
     ]
-    .iter()
-    .map(|pattern| Regex::new(pattern).expect("date patterns are valid"))
-    .collect()
 });
 
 /// The earliest (then longest) common form in the text.
 fn common_form(text: &str, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let end = text.char_indices().nth(MAX_SCAN_CHARS).map_or(text.len(), |(i, _)| i);
     let text = &text[..end];
     let mut best: Option<(usize, usize, DateTime<FixedOffset>)> = None;
     for form in FORMS.iter() {
-        for caps in form.captures_iter(text) {
+        // Finding is fast; captures are the slow part of a match, so only where it matched.
+        let Some(first) = form.find(text) else { continue };
+        for caps in form.captures_iter(&text[first.start()..]) {
             let Some(whole) = caps.get(0) else { continue };
+            let start = first.start() + whole.start();
             // A number glued to a longer number or word is something else (an id, a price).
-            let glued = text[..whole.start()].chars().next_back().is_some_and(|c| c.is_alphanumeric());
+            let glued = text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric());
             if glued {
                 continue;
             }
             let Some(date) = from_captures(&caps, tz, now) else { continue };
-            let better = best
-                .is_none_or(|(start, len, _)| whole.start() < start || (whole.start() == start && whole.len() > len));
-            if better {
-                best = Some((whole.start(), whole.len(), date));
+            if best.is_none_or(|(s, len, _)| start < s || (start == s && whole.len() > len)) {
+                best = Some((start, whole.len(), date));
             }
+            break;
+        }
+        // Nothing starts before the start of the text, and the forms cannot start at the
+        // same place, except the last one (a day without a year), which is shorter then.
+        if best.is_some_and(|(start, _, _)| start == 0) {
             break;
         }
     }

@@ -167,14 +167,23 @@ pub struct DateFormat {
     items: Vec<chrono::format::Item<'static>>,
 }
 
+/// A `<format>` chrono does not understand, and where (a character index).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct DateFormatError {
+    pub message: String,
+    pub position: usize,
+}
+
 impl DateFormat {
-    pub fn new(text: &str) -> Result<DateFormat, String> {
-        let items = chrono::format::StrftimeItems::new(text)
-            .parse_to_owned()
-            .map_err(|_| format!("'{text}' is not a valid chrono date format (e.g. %Y-%m-%d %H:%M)"))?;
-        if items.is_empty() {
-            return Err("the date format is empty".into());
+    pub fn new(text: &str) -> Result<DateFormat, DateFormatError> {
+        if text.is_empty() {
+            return Err(DateFormatError { message: "the date format is empty".into(), position: 0 });
         }
+        let items = chrono::format::StrftimeItems::new(text).parse_to_owned().map_err(|_| DateFormatError {
+            message: format!("'{text}' is not a valid chrono date format (e.g. %Y-%m-%d %H:%M)"),
+            position: bad_specifier(text),
+        })?;
         Ok(DateFormat { text: text.to_string(), items })
     }
 
@@ -185,6 +194,29 @@ impl DateFormat {
     pub(crate) fn items(&self) -> &[chrono::format::Item<'static>] {
         &self.items
     }
+}
+
+/// The character index of the first `%` specifier chrono refuses.
+fn bad_specifier(text: &str) -> usize {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let byte = |i: usize| chars.get(i).map_or(text.len(), |&(at, _)| at);
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].1 != '%' {
+            i += 1;
+            continue;
+        }
+        if chars.get(i + 1).is_some_and(|&(_, c)| c == '%') {
+            i += 2;
+            continue;
+        }
+        let end = (i + 1..chars.len()).find(|&j| chars[j].1 == '%').unwrap_or(chars.len());
+        if chrono::format::StrftimeItems::new(&text[byte(i)..byte(end)]).parse().is_err() {
+            return i;
+        }
+        i = end;
+    }
+    0
 }
 
 impl PartialEq for DateFormat {

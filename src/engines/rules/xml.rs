@@ -174,10 +174,13 @@ fn resolve_reference(name: &str) -> Option<char> {
     }
 }
 
-/// What comes next inside a container element.
-enum Child<'a> {
-    Element { name: String, tag: BytesStart<'a>, empty: bool, at: usize },
-    End,
+/// A child element of a container, just after its start tag.
+struct Child<'a> {
+    name: String,
+    tag: BytesStart<'a>,
+    /// `<name/>`: no content and no end tag.
+    empty: bool,
+    at: usize,
 }
 
 struct Parser<'a> {
@@ -210,12 +213,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Text where elements were expected; the error points at its first visible character.
     fn unexpected_text(&self, element: &str, text: &str) -> RuleError {
         let mut shown: String = text.trim().chars().take(40).collect();
         if text.trim().chars().count() > 40 {
             shown.push('…');
         }
-        self.error(self.at, RuleErrorKind::UnexpectedText { element: element.to_string(), text: shown })
+        let blank = text.len() - text.trim_start().len();
+        let at = self.offset_of(text, self.at) + blank;
+        self.error(at, RuleErrorKind::UnexpectedText { element: element.to_string(), text: shown })
     }
 
     fn document(mut self) -> Result<Rule, RuleError> {
@@ -263,23 +269,22 @@ impl<'a> Parser<'a> {
         self.attributes(tag, "page", &[]).map(drop)
     }
 
-    /// The next child element of a container, or its end. Comments and blank text between
-    /// elements are skipped; anything else is an error.
-    fn child(&mut self, parent: &str) -> Result<Child<'a>, RuleError> {
+    /// The next child element of a container, or `None` at its end (at once for an empty
+    /// container). Comments and blank text between elements are skipped; anything else is an
+    /// error.
+    fn child(&mut self, parent: &str, parent_empty: bool) -> Result<Option<Child<'a>>, RuleError> {
+        if parent_empty {
+            return Ok(None);
+        }
         loop {
             match self.next()? {
                 Event::Start(tag) => {
-                    return Ok(Child::Element {
-                        name: tag.name().as_ref().to_string(),
-                        tag,
-                        empty: false,
-                        at: self.at,
-                    });
+                    return Ok(Some(Child { name: tag.name().as_ref().to_string(), tag, empty: false, at: self.at }));
                 }
                 Event::Empty(tag) => {
-                    return Ok(Child::Element { name: tag.name().as_ref().to_string(), tag, empty: true, at: self.at });
+                    return Ok(Some(Child { name: tag.name().as_ref().to_string(), tag, empty: true, at: self.at }));
                 }
-                Event::End(_) => return Ok(Child::End),
+                Event::End(_) => return Ok(None),
                 Event::Comment(_) | Event::PI(_) => {}
                 Event::Text(text) if is_blank(&text) => {}
                 Event::Text(text) => return Err(self.unexpected_text(parent, &text)),
@@ -383,8 +388,7 @@ impl<'a> Parser<'a> {
             subjects: Vec::new(),
         };
         let mut seen: Vec<String> = Vec::new();
-        while !empty {
-            let Child::Element { name, tag, empty, at } = self.child("page")? else { break };
+        while let Some(Child { name, tag, empty, at }) = self.child("page", empty)? {
             if !matches!(name.as_str(), "url" | "subject") {
                 if seen.contains(&name) {
                     return Err(self.error(at, RuleErrorKind::Duplicate { name, parent: "page".into() }));
@@ -427,7 +431,10 @@ impl<'a> Parser<'a> {
                 },
                 "format" => match DateFormat::new(text) {
                     Ok(format) => rule.date_format = Some(format),
-                    Err(message) => return bad(message),
+                    Err(e) => {
+                        let at = value.offset(value.first_visible() + e.position);
+                        return Err(self.error(at, RuleErrorKind::Value(e.message)));
+                    }
                 },
                 _ => rule.page_date = Some(self.path(&value, "<page> <date>")?),
             }
@@ -468,7 +475,7 @@ impl<'a> Parser<'a> {
         if path.selects_attribute() {
             return Err(self.error(
                 value.offset(value.first_visible()),
-                RuleErrorKind::Value(format!("a <{element}> path selects elements, not an attribute")),
+                RuleErrorKind::Value(format!("the path of <{element}> must select elements, not an attribute")),
             ));
         }
         Ok(path)
@@ -484,8 +491,7 @@ impl<'a> Parser<'a> {
     fn subject(&mut self, tag: &BytesStart, empty: bool, start: usize) -> Result<SubjectRule, RuleError> {
         let path = self.path_attribute(tag, "subject", start)?;
         let (mut title, mut item) = (None, None);
-        while !empty {
-            let Child::Element { name, tag, empty, at } = self.child("subject")? else { break };
+        while let Some(Child { name, tag, empty, at }) = self.child("subject", empty)? {
             match name.as_str() {
                 "title" if title.is_some() => return Err(self.duplicate(at, name, "subject")),
                 "title" => title = Some(self.field_path(&tag, "title", "subject", empty)?),
@@ -509,8 +515,7 @@ impl<'a> Parser<'a> {
 
     fn item(&mut self, tag: &BytesStart, empty: bool, start: usize) -> Result<ItemRule, RuleError> {
         let mut item = ItemRule::new(self.path_attribute(tag, "item", start)?);
-        while !empty {
-            let Child::Element { name, tag, empty, at } = self.child("item")? else { break };
+        while let Some(Child { name, tag, empty, at }) = self.child("item", empty)? {
             let Some(field) = Field::from_name(&name) else {
                 return Err(self.unknown_element(at, name, "item", ITEM_CHILDREN));
             };
