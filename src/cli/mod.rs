@@ -1,6 +1,8 @@
 //! The command line (a contract: DESIGN.md lists it, scripts and evaluations call it).
 
+mod extract;
 mod inspect;
+mod rule;
 mod serve;
 mod source;
 
@@ -9,6 +11,10 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use url::Url;
 
+use crate::feed::Format;
+
+pub use extract::Algorithm;
+pub use rule::RuleCommand;
 pub use source::{Source, load, load_with};
 
 #[derive(Debug, Parser)]
@@ -43,11 +49,37 @@ pub enum Command {
         #[arg(long, default_value = "json")]
         format: String,
     },
+    /// Print the feed of a page.
+    Extract {
+        /// A URL or a local file (`.gz` files are decompressed).
+        source: String,
+        /// Where a local file lives, for resolving its links.
+        #[arg(long)]
+        base_url: Option<Url>,
+        /// Which engine finds the items.
+        #[arg(long, value_enum, default_value = "rule")]
+        algorithm: Algorithm,
+        /// The mapping rule for `--algorithm rule` (default: the shipped rule for the page's URL).
+        #[arg(long)]
+        rule: Option<PathBuf>,
+        /// rss, atom or json (JSON Feed 1.1).
+        #[arg(long, default_value = "rss")]
+        format: Format,
+    },
+    /// Mapping rules: merge marked examples into a rule, check rule files.
+    Rule {
+        #[command(subcommand)]
+        command: RuleCommand,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { config, listen, db } => serve::run(config, listen, db),
         Command::Inspect { source, base_url, format } => inspect::run(&source, base_url.as_ref(), &format),
+        Command::Extract { source, base_url, algorithm, rule, format } => {
+            extract::run(&source, base_url.as_ref(), algorithm, rule.as_deref(), format)
+        }
+        Command::Rule { command } => rule::run(command),
     }
 }

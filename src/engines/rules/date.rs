@@ -1,0 +1,267 @@
+//! Dates of rule fields. Every date a rule extracts goes through [`parse_date`], so that the
+//! time-pattern DB can take over in one place.
+
+use std::sync::LazyLock;
+
+use chrono::format::Parsed;
+use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use regex::{Captures, Regex};
+
+use super::Rule;
+
+/// How far into a text a date is looked for (dates sit at the start of their nodes).
+const MAX_SCAN_CHARS: usize = 200;
+
+/// The date in `text` (a date node's text or a `datetime` attribute): the rule's `<format>`
+/// first, then RFC 3339 / RFC 2822, then the first of the common forms found in the text
+/// (`2024-05-06 07:08`, `2024/5/6`, `2024年5月6日 7時8分`, `May 6, 2024`, `6 May 2024`,
+/// `May 6`). A date without an offset is in the rule's `<timezone>` (UTC without one); a date
+/// without a year is the latest such day not after `now`.
+pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let tz = rule.timezone.unwrap_or(Tz::UTC);
+    if let Some(format) = &rule.date_format
+        && let Some(date) = with_format(text, format.items(), tz, now)
+    {
+        return Some(date);
+    }
+    if let Ok(date) = DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)) {
+        return Some(date);
+    }
+    common_form(text, tz, now)
+}
+
+/// Try the format at the start of the text and at each later word start.
+fn with_format(
+    text: &str,
+    items: &[chrono::format::Item<'static>],
+    tz: Tz,
+    now: DateTime<Utc>,
+) -> Option<DateTime<FixedOffset>> {
+    let mut previous: Option<char> = None;
+    for (i, c) in text.char_indices().take(MAX_SCAN_CHARS) {
+        // Where a word or a run of digits starts.
+        let word_start = previous.is_none_or(|p| !p.is_alphanumeric() || p.is_ascii_digit() != c.is_ascii_digit());
+        previous = Some(c);
+        if !word_start {
+            continue;
+        }
+        let mut parsed = Parsed::new();
+        if chrono::format::parse_and_remainder(&mut parsed, &text[i..], items.iter()).is_err() {
+            continue;
+        }
+        if let Some(date) = from_parsed(&mut parsed, tz, now) {
+            return Some(date);
+        }
+    }
+    None
+}
+
+fn from_parsed(parsed: &mut Parsed, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    if let Some(seconds) = parsed.timestamp() {
+        return DateTime::from_timestamp(seconds, 0).map(|d| d.fixed_offset());
+    }
+    let without_year = parsed.year().is_none() && parsed.year_mod_100().is_none() && parsed.isoyear().is_none();
+    if without_year {
+        parsed.set_year(i64::from(now.with_timezone(&tz).year())).ok()?;
+    }
+    let date = parsed.to_naive_date().ok()?;
+    let time = parsed.to_naive_time().unwrap_or(NaiveTime::MIN);
+    let local = NaiveDateTime::new(date, time);
+    let local = if without_year { not_after(local, tz, now)? } else { local };
+    match parsed.offset() {
+        Some(seconds) => FixedOffset::east_opt(seconds)?.from_local_datetime(&local).single(),
+        None => in_zone(local, tz),
+    }
+}
+
+/// A year-less date that would be in the future is last year's.
+fn not_after(local: NaiveDateTime, tz: Tz, now: DateTime<Utc>) -> Option<NaiveDateTime> {
+    let today = now.with_timezone(&tz).date_naive();
+    if local.date() > today + Duration::days(1) { local.with_year(local.year() - 1) } else { Some(local) }
+}
+
+/// A local time in the zone; in a DST gap, the hour after.
+fn in_zone(local: NaiveDateTime, tz: Tz) -> Option<DateTime<FixedOffset>> {
+    tz.from_local_datetime(&local)
+        .earliest()
+        .or_else(|| tz.from_local_datetime(&(local + Duration::hours(1))).earliest())
+        .map(|d| d.fixed_offset())
+}
+
+const MONTH: &str = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?";
+const TIME: &str = r"(?:[T\s,]+(?P<h>[0-9]{1,2})\s*[:時시]\s*(?P<mi>[0-9]{1,2})(?:[:分]\s*(?P<s>[0-9]{2}))?(?:\.[0-9]+)?\s*(?P<ampm>[ap]\.?m\.?)?(?:\s*(?P<off>Z|[+-][0-9]{2}:?[0-9]{2}))?)?";
+
+/// The common forms, each a regex with named groups y, m (or mon), d and the optional time.
+/// The last one (a day without a year) comes last: it is the only one that can start where
+/// another form starts.
+static FORMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    FORM_PATTERNS.iter().map(|pattern| Regex::new(pattern).expect("date patterns are valid")).collect()
+});
+
+static FORM_PATTERNS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    vec![
+        format!(r"(?P<y>[0-9]{{4}})-(?P<m>[0-9]{{1,2}})-(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})/(?P<m>[0-9]{{1,2}})/(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{1,2}})\.(?P<d>[0-9]{{1,2}}){TIME}"),
+        format!(r"(?P<y>[0-9]{{4}})\s*[年년]\s*(?P<m>[0-9]{{1,2}})\s*[月월]\s*(?P<d>[0-9]{{1,2}})\s*[日일]?{TIME}"),
+        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>[0-9]{{4}}){TIME}"),
+        format!(r"(?i)(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+(?P<y>[0-9]{{4}}){TIME}"),
+        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b{TIME}"),
+    ]
+});
+
+/// The earliest (then longest) common form in the text.
+fn common_form(text: &str, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let end = text.char_indices().nth(MAX_SCAN_CHARS).map_or(text.len(), |(i, _)| i);
+    let text = &text[..end];
+    let mut best: Option<(usize, usize, DateTime<FixedOffset>)> = None;
+    for form in FORMS.iter() {
+        // Finding is fast; captures are the slow part of a match, so only where it matched.
+        let Some(first) = form.find(text) else { continue };
+        for caps in form.captures_iter(&text[first.start()..]) {
+            let Some(whole) = caps.get(0) else { continue };
+            let start = first.start() + whole.start();
+            // A number glued to a longer number or word is something else (an id, a price).
+            let glued = text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric());
+            if glued {
+                continue;
+            }
+            let Some(date) = from_captures(&caps, tz, now) else { continue };
+            if best.is_none_or(|(s, len, _)| start < s || (start == s && whole.len() > len)) {
+                best = Some((start, whole.len(), date));
+            }
+            break;
+        }
+        // Nothing starts before the start of the text, and the forms cannot start at the
+        // same place, except the last one (a day without a year), which is shorter then.
+        if best.is_some_and(|(start, _, _)| start == 0) {
+            break;
+        }
+    }
+    best.map(|(_, _, date)| date)
+}
+
+fn from_captures(caps: &Captures, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    let number = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
+    let month = match caps.name("mon") {
+        Some(name) => month_number(name.as_str())?,
+        None => number("m")?,
+    };
+    let day = number("d")?;
+    let year = caps.name("y").and_then(|y| y.as_str().parse::<i32>().ok());
+    let (year, without_year) = match year {
+        Some(year) => (year, false),
+        None => (now.with_timezone(&tz).year(), true),
+    };
+    let date = NaiveDate::from_ymd_opt(year, month, day)?;
+    let mut hour = number("h").unwrap_or(0);
+    if let Some(ampm) = caps.name("ampm") {
+        let pm = ampm.as_str().to_ascii_lowercase().starts_with('p');
+        hour = match (hour, pm) {
+            (12, false) => 0,
+            (h, true) if h < 12 => h + 12,
+            (h, _) => h,
+        };
+    }
+    let time = NaiveTime::from_hms_opt(hour, number("mi").unwrap_or(0), number("s").unwrap_or(0))?;
+    let local = NaiveDateTime::new(date, time);
+    let local = if without_year { not_after(local, tz, now)? } else { local };
+    match caps.name("off").map(|m| m.as_str()) {
+        Some("Z" | "z") => Some(Utc.from_utc_datetime(&local).fixed_offset()),
+        Some(offset) => {
+            let digits: String = offset[1..].chars().filter(char::is_ascii_digit).collect();
+            let (hours, minutes) = (digits[..2].parse::<i32>().ok()?, digits[2..].parse::<i32>().ok()?);
+            let seconds = (hours * 3600 + minutes * 60) * if offset.starts_with('-') { -1 } else { 1 };
+            FixedOffset::east_opt(seconds)?.from_local_datetime(&local).single()
+        }
+        None => in_zone(local, tz),
+    }
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let prefix = name.get(..3)?.to_ascii_lowercase();
+    MONTHS.iter().position(|&m| m == prefix).map(|i| i as u32 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::rules::DateFormat;
+
+    fn rule(timezone: Option<&str>, format: Option<&str>) -> Rule {
+        let mut rule = Rule::parse(
+            r#"<page><subject path="/"><item path="//LI"><title>A</title></item></subject></page>"#,
+            "test",
+        )
+        .unwrap();
+        rule.timezone = timezone.map(|tz| tz.parse().unwrap());
+        rule.date_format = format.map(|f| DateFormat::new(f).unwrap());
+        rule
+    }
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2024-03-10T12:00:00Z").unwrap().to_utc()
+    }
+
+    fn date(text: &str, rule: &Rule) -> Option<String> {
+        parse_date(text, rule, now()).map(|d| d.to_rfc3339())
+    }
+
+    #[test]
+    fn common_forms_in_the_rules_time_zone() {
+        let tokyo = rule(Some("Asia/Tokyo"), None);
+        for (text, expected) in [
+            ("2025-12-29", "2025-12-29T00:00:00+09:00"),
+            ("Posted 2021/4/20 18:05 by ann", "2021-04-20T18:05:00+09:00"),
+            ("2018年7月30日", "2018-07-30T00:00:00+09:00"),
+            ("2005 年 5 月 15 日 12 時 23 分", "2005-05-15T12:23:00+09:00"),
+            ("2021.04.20", "2021-04-20T00:00:00+09:00"),
+            ("November 6, 2022", "2022-11-06T00:00:00+09:00"),
+            ("Kody Kester | Jun 26, 2022", "2022-06-26T00:00:00+09:00"),
+            ("6th May 2024, 3:04 pm", "2024-05-06T15:04:00+09:00"),
+            ("2020-02-06 23:07:17 +0800 +0800", "2020-02-06T23:07:17+08:00"),
+            ("2018-10-22T00:00:00.000Z", "2018-10-22T00:00:00+00:00"),
+            ("Tue, 20 Apr 2021 00:00:00 +0000", "2021-04-20T00:00:00+00:00"),
+            // Without a year: the latest such day not after now (2024-03-10).
+            ("Jan 14", "2024-01-14T00:00:00+09:00"),
+            ("Dec 24", "2023-12-24T00:00:00+09:00"),
+        ] {
+            assert_eq!(date(text, &tokyo).as_deref(), Some(expected), "{text}");
+        }
+        assert_eq!(date("2021-04-20 10:00", &rule(None, None)).as_deref(), Some("2021-04-20T10:00:00+00:00"));
+    }
+
+    #[test]
+    fn not_dates() {
+        let utc = rule(None, None);
+        for text in ["", "no date here", "order 12024-05-06", "2024-13-40", "May the force"] {
+            assert_eq!(date(text, &utc), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_rules_format_wins() {
+        // Day first: the common forms would not read it.
+        let dmy = rule(Some("Europe/Berlin"), Some("%d.%m.%Y %H:%M"));
+        assert_eq!(date("am 06.05.2024 07:08 Uhr", &dmy).as_deref(), Some("2024-05-06T07:08:00+02:00"));
+        let us = rule(None, Some("%m/%d/%Y"));
+        assert_eq!(date("05/06/2024", &us).as_deref(), Some("2024-05-06T00:00:00+00:00"));
+        // Numbers without their leading zero.
+        let dmy = rule(None, Some("%d/%m/%Y"));
+        assert_eq!(date("6/5/2024", &dmy).as_deref(), Some("2024-05-06T00:00:00+00:00"));
+        // A format without a year.
+        let md = rule(Some("Asia/Shanghai"), Some("%m月%d日"));
+        assert_eq!(date("12月24日", &md).as_deref(), Some("2023-12-24T00:00:00+08:00"));
+        // Text the format does not fit still gets the common forms.
+        assert_eq!(date("2024-05-06", &us).as_deref(), Some("2024-05-06T00:00:00+00:00"));
+    }
+}
