@@ -1,5 +1,6 @@
 //! The command line (a contract: DESIGN.md lists it, scripts and evaluations call it).
 
+mod eval;
 mod inspect;
 mod serve;
 mod source;
@@ -43,11 +44,17 @@ pub enum Command {
         #[arg(long, default_value = "json")]
         format: String,
     },
+    /// Score the engines on a corpus laid out like the development corpus.
+    Eval {
+        /// The corpus directory (with `articles/`, `dates/`, `lists/`).
+        corpus_dir: PathBuf,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { config, listen, db } => serve::run(config, listen, db),
         Command::Inspect { source, base_url, format } => inspect::run(&source, base_url.as_ref(), &format),
+        Command::Eval { corpus_dir } => eval::run(&corpus_dir),
     }
 }

@@ -4,3 +4,5 @@
 pub mod corpus;
 pub mod links;
 pub mod text;
+pub mod articles;
+pub mod dates;

@@ -1,0 +1,359 @@
+//! The main content of an article page: our DOM is pruned of what is certainly not the
+//! article (navigation, comments, share bars, related posts, newsletter and author boxes,
+//! hidden elements, the headline), Readability (the `dom_smoothie` crate) picks the content
+//! among the rest, and its result is cleaned again, sanitized, and turned into plain text.
+
+use dom_smoothie::{Config, Readability};
+
+use super::metadata::{class_words, title_key};
+use crate::dom::{self, Document, NodeData, NodeId, is_block};
+use crate::sanitize::sanitize_html;
+
+/// An article's main content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    /// Sanitized HTML with absolute links and repaired lazy images.
+    pub html: String,
+    /// Plain text: one paragraph per block, separated by blank lines; captions left out.
+    pub text: String,
+}
+
+/// Elements that are never article text.
+const DROPPED_TAGS: &[&str] = &[
+    "script", "style", "template", "svg", "canvas", "iframe", "object", "embed", "input", "select", "textarea",
+    "button", "link", "meta", "dialog", "head", "title",
+];
+/// Elements that are page furniture unless they hold most of the page's text.
+const FURNITURE_TAGS: &[&str] = &["nav", "aside", "footer", "header", "menu"];
+const FURNITURE_ROLES: &[&str] = &[
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "search",
+    "dialog",
+    "alertdialog",
+    "menu",
+    "menubar",
+    "toolbar",
+];
+
+/// Class and id words of boilerplate blocks: comments, sharing, related and recommended
+/// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
+const BOILERPLATE_WORDS: &[&str] = &[
+    // comments
+    "comment", "comments", "commentlist", "disqus", "respond", "replies",
+    // sharing and social
+    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
+    // related, recommended, popular
+    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
+    "outbrain", "taboola", "promo", "promos",
+    // newsletter, subscription, consent
+    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
+    "popup", "modal", "overlay",
+    // advertising
+    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
+    // navigation
+    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
+    "footer", "masthead", "toolbar", "skip",
+    // bylines, dates, tags
+    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    // hidden
+    "hidden", "hide", "invisible",
+];
+/// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
+const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
+    ("author", "bio"),
+    ("author", "box"),
+    ("author", "info"),
+    ("author", "card"),
+    ("author", "profile"),
+    ("about", "author"),
+    ("author", "name"),
+    ("more", "stories"),
+    ("more", "articles"),
+    ("read", "next"),
+    ("read", "more"),
+    ("read", "also"),
+    ("see", "also"),
+    ("sr", "only"),
+    ("visually", "hidden"),
+    ("screen", "reader"),
+    ("post", "navigation"),
+];
+
+/// A boilerplate block is dropped only when it holds less than this share of the page's
+/// non-link text: a wrapper with a misleading class (`article has-comments`) holds the
+/// article and stays.
+const BOILERPLATE_MAX_SHARE: f64 = 0.4;
+
+/// Text statistics of every subtree, from prefix sums over the pre-order arena.
+struct TextStats {
+    /// Characters of visible text before node i (pre-order), and of text inside links.
+    text: Vec<u32>,
+    link: Vec<u32>,
+}
+
+impl TextStats {
+    fn new(doc: &Document) -> TextStats {
+        let mut text = Vec::with_capacity(doc.len() + 1);
+        let mut link = Vec::with_capacity(doc.len() + 1);
+        text.push(0);
+        link.push(0);
+        // Ends of the open `<a>` and non-content subtrees around the current node.
+        let mut link_end = 0u32;
+        let mut skip_end = 0u32;
+        for n in doc.ids() {
+            let (mut t, mut l) = (*text.last().unwrap_or(&0), *link.last().unwrap_or(&0));
+            match &doc.node(n).data {
+                NodeData::Text(s) if n.0 >= skip_end => {
+                    let chars = s.chars().filter(|c| !c.is_whitespace()).count() as u32;
+                    t += chars;
+                    if n.0 < link_end {
+                        l += chars;
+                    }
+                }
+                NodeData::Element { name, .. } => {
+                    let end = doc.node(n).end.0;
+                    if &**name == "a" && end > link_end {
+                        link_end = end;
+                    }
+                    if matches!(&**name, "script" | "style" | "template" | "head") && end > skip_end {
+                        skip_end = end;
+                    }
+                }
+                _ => {}
+            }
+            text.push(t);
+            link.push(l);
+        }
+        TextStats { text, link }
+    }
+
+    fn chars(&self, doc: &Document, n: NodeId) -> u32 {
+        self.text[doc.node(n).end.index()] - self.text[n.index()]
+    }
+
+    fn link_chars(&self, doc: &Document, n: NodeId) -> u32 {
+        self.link[doc.node(n).end.index()] - self.link[n.index()]
+    }
+
+    /// Text outside links: what articles are made of.
+    fn prose(&self, doc: &Document, n: NodeId) -> u32 {
+        self.chars(doc, n) - self.link_chars(doc, n)
+    }
+}
+
+fn is_boilerplate_class(words: &[String]) -> bool {
+    words.iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
+        || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+}
+
+fn is_hidden(doc: &Document, n: NodeId) -> bool {
+    doc.attr(n, "hidden").is_some()
+        || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
+        || doc.attr(n, "style").is_some_and(|s| {
+            let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+            s.contains("display:none") || s.contains("visibility:hidden")
+        })
+}
+
+/// Which subtrees of `scope` to leave out before Readability sees the page.
+fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool> {
+    let stats = TextStats::new(doc);
+    let total = stats.prose(doc, scope).max(1) as f64;
+    let mut dropped = vec![false; doc.len()];
+    let mut n = scope.0 + 1;
+    let end = doc.node(scope).end.0;
+    while n < end {
+        let id = NodeId(n);
+        let Some(tag) = doc.tag(id) else {
+            n += 1;
+            continue;
+        };
+        let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
+        // The wrappers of the headline are the article's, whatever their class says.
+        let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
+        let drop = DROPPED_TAGS.contains(&tag)
+            || Some(id) == title_node
+            || (small()
+                && (FURNITURE_TAGS.contains(&tag)
+                    || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
+                    || is_hidden(doc, id)
+                    || (!holds_title && is_boilerplate_class(&class_words(doc, id)))))
+            || is_lazy_placeholder(doc, id);
+        if drop {
+            dropped[id.index()] = true;
+            n = doc.node(id).end.0;
+        } else {
+            n += 1;
+        }
+    }
+    dropped
+}
+
+/// A lazy image's placeholder whose real image follows in `<noscript>`.
+fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
+    if !doc.is_tag(n, "img") {
+        return false;
+    }
+    let Some(parent) = doc.parent(n) else { return false };
+    let siblings = doc.children(parent);
+    let position = doc.node(n).position as usize;
+    siblings[position + 1..]
+        .iter()
+        .find(|&&s| doc.is_element(s))
+        .is_some_and(|&s| doc.is_tag(s, "noscript") && doc.descendants(s).any(|d| doc.is_tag(d, "img")))
+}
+
+/// HTML of `scope`'s subtree without the dropped subtrees; `<noscript>` is unwrapped (a feed
+/// reader runs no scripts, so its content is what readers see).
+fn serialize_kept(doc: &Document, scope: NodeId, dropped: &[bool], out: &mut String) {
+    enum Step {
+        Open(NodeId),
+        Close(NodeId),
+    }
+    let mut stack: Vec<Step> = doc.children(scope).iter().rev().map(|&c| Step::Open(c)).collect();
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Close(n) => {
+                out.push_str("</");
+                out.push_str(doc.tag(n).unwrap_or_default());
+                out.push('>');
+            }
+            Step::Open(n) if dropped[n.index()] => {}
+            Step::Open(n) => match &doc.node(n).data {
+                NodeData::Document => {}
+                NodeData::Text(text) => escape(text, false, out),
+                NodeData::Element { name, attrs } => {
+                    let children = doc.children(n).iter().rev().map(|&c| Step::Open(c));
+                    if &**name == "noscript" {
+                        stack.extend(children);
+                        continue;
+                    }
+                    out.push('<');
+                    out.push_str(name);
+                    for (attr, value) in attrs {
+                        out.push(' ');
+                        out.push_str(attr);
+                        out.push_str("=\"");
+                        escape(value, true, out);
+                        out.push('"');
+                    }
+                    out.push('>');
+                    if !VOID.contains(&&**name) {
+                        stack.push(Step::Close(n));
+                        stack.extend(children);
+                    }
+                }
+            },
+        }
+    }
+}
+
+const VOID: &[&str] =
+    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
+fn escape(text: &str, attribute: bool, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '\u{a0}' => out.push_str("&nbsp;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '<' if !attribute => out.push_str("&lt;"),
+            '>' if !attribute => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The main content inside `scope` (the body, or a node the caller's hint points at).
+pub fn extract(doc: &Document, scope: NodeId, title: Option<&str>, title_node: Option<NodeId>) -> Option<Content> {
+    let dropped = prune(doc, scope, title_node);
+    let mut page = String::with_capacity(64 * 1024);
+    page.push_str("<html><head><title>");
+    escape(title.unwrap_or_default(), false, &mut page);
+    page.push_str("</title></head><body>");
+    serialize_kept(doc, scope, &dropped, &mut page);
+    page.push_str("</body></html>");
+
+    // Readability's class scoring needs the classes; the sanitizer drops them at the end.
+    // Links stay relative here and are resolved against the page's base by the sanitizer.
+    let config = Config { keep_classes: true, disable_json_ld: true, ..Config::default() };
+    let mut readability = Readability::new(page, None, Some(config)).ok()?;
+    let article = readability.parse().ok()?;
+    finish(&article.content, doc, title)
+}
+
+/// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and
+/// take its text.
+fn finish(readable_html: &str, page: &Document, title: Option<&str>) -> Option<Content> {
+    let out = dom::parse_str(readable_html, &page.base).ok()?;
+    let body = out.first_tag("body")?;
+    let title_key = title.map(title_key).filter(|k| !k.is_empty());
+    let stats = TextStats::new(&out);
+    let total = stats.prose(&out, body).max(1) as f64;
+    let mut dropped = vec![false; out.len()];
+    for n in out.descendants(body) {
+        let Some(tag) = out.tag(n) else { continue };
+        let is_title_copy = matches!(tag, "h1" | "h2" | "h3") && title_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
+        let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
+            && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_class(&class_words(&out, n)));
+        if is_title_copy || boilerplate {
+            dropped[n.index()] = true;
+        }
+    }
+    let mut fragment = String::with_capacity(readable_html.len());
+    serialize_kept(&out, body, &dropped, &mut fragment);
+    let html = sanitize_html(&fragment, &page.base);
+    let text = block_text(&out, body, &dropped);
+    (!text.is_empty()).then_some(Content { html, text })
+}
+
+fn title_key_of(doc: &Document, n: NodeId) -> String {
+    title_key(&doc.text(n))
+}
+
+/// Elements whose text is not part of the article's prose: media and their captions.
+const NOT_PROSE: &[&str] =
+    &["figure", "figcaption", "picture", "img", "video", "audio", "script", "style", "noscript", "svg", "iframe"];
+
+/// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
+fn block_text(doc: &Document, root: NodeId, dropped: &[bool]) -> String {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut flush = |current: &mut String| {
+        let paragraph = dom::collapse_whitespace(current);
+        if !paragraph.is_empty() {
+            paragraphs.push(paragraph);
+        }
+        current.clear();
+    };
+    let end = doc.node(root).end.0;
+    let mut open_blocks: Vec<u32> = Vec::new();
+    let mut i = root.0 + 1;
+    while i < end {
+        while open_blocks.last().is_some_and(|&e| e <= i) {
+            open_blocks.pop();
+            flush(&mut current);
+        }
+        let id = NodeId(i);
+        match &doc.node(id).data {
+            NodeData::Text(text) => current.push_str(text),
+            NodeData::Element { name, .. } => {
+                if dropped[id.index()] || NOT_PROSE.contains(&&**name) {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+                if is_block(name) {
+                    flush(&mut current);
+                    open_blocks.push(doc.node(id).end.0);
+                }
+            }
+            NodeData::Document => {}
+        }
+        i += 1;
+    }
+    flush(&mut current);
+    paragraphs.join("\n\n")
+}
