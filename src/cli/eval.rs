@@ -7,7 +7,8 @@ use anyhow::Context;
 use crate::eval::{articles, dates};
 
 pub fn run(corpus: &Path) -> anyhow::Result<()> {
-    let articles = articles::evaluate(corpus).with_context(|| format!("cannot score the articles of {}", corpus.display()))?;
+    let articles =
+        articles::evaluate(corpus).with_context(|| format!("cannot score the articles of {}", corpus.display()))?;
     println!("{articles}\n");
     let dates = dates::evaluate(corpus).with_context(|| format!("cannot score the dates of {}", corpus.display()))?;
     println!("{dates}");

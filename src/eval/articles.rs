@@ -62,7 +62,8 @@ impl ArticleReport {
     /// Upstream's `evaluate.py`: mean precision over pages with output, mean recall over
     /// pages with ground truth, F1 of the two means.
     pub fn shingle_scores(&self) -> TokenScore {
-        let mean = |values: Vec<f64>| if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 };
+        let mean =
+            |values: Vec<f64>| if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 };
         let precision = mean(
             self.pages
                 .iter()
@@ -70,19 +71,36 @@ impl ArticleReport {
                 .map(|p| shingle_precision(p.shingles))
                 .collect(),
         );
-        let recall =
-            mean(self.pages.iter().filter(|p| p.shingles[0] + p.shingles[2] > 0.0).map(|p| shingle_recall(p.shingles)).collect());
+        let recall = mean(
+            self.pages
+                .iter()
+                .filter(|p| p.shingles[0] + p.shingles[2] > 0.0)
+                .map(|p| shingle_recall(p.shingles))
+                .collect(),
+        );
         let f1 = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
         TokenScore { precision, recall, f1 }
     }
 }
 
 fn shingle_precision([tp, fp, fn_]: [f64; 3]) -> f64 {
-    if fp == 0.0 && fn_ == 0.0 { 1.0 } else if tp == 0.0 && fp == 0.0 { 0.0 } else { tp / (tp + fp) }
+    if fp == 0.0 && fn_ == 0.0 {
+        1.0
+    } else if tp == 0.0 && fp == 0.0 {
+        0.0
+    } else {
+        tp / (tp + fp)
+    }
 }
 
 fn shingle_recall([tp, fp, fn_]: [f64; 3]) -> f64 {
-    if fp == 0.0 && fn_ == 0.0 { 1.0 } else if tp == 0.0 && fn_ == 0.0 { 0.0 } else { tp / (tp + fn_) }
+    if fp == 0.0 && fn_ == 0.0 {
+        1.0
+    } else if tp == 0.0 && fn_ == 0.0 {
+        0.0
+    } else {
+        tp / (tp + fn_)
+    }
 }
 
 /// 4-token shingles as upstream counts them (a text shorter than 4 tokens is one shingle).

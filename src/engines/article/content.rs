@@ -42,24 +42,85 @@ const FURNITURE_ROLES: &[&str] = &[
 /// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
 const BOILERPLATE_WORDS: &[&str] = &[
     // comments
-    "comment", "comments", "commentlist", "disqus", "respond", "replies",
+    "comment",
+    "comments",
+    "commentlist",
+    "disqus",
+    "respond",
+    "replies",
     // sharing and social
-    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
+    "share",
+    "shares",
+    "sharing",
+    "sharebar",
+    "sharethis",
+    "addthis",
+    "social",
+    "socials",
+    "sociallinks",
     // related, recommended, popular
-    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
-    "outbrain", "taboola", "promo", "promos",
+    "related",
+    "relatedposts",
+    "recommended",
+    "recommendations",
+    "recirc",
+    "trending",
+    "popular",
+    "mostpopular",
+    "outbrain",
+    "taboola",
+    "promo",
+    "promos",
     // newsletter, subscription, consent
-    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
-    "popup", "modal", "overlay",
+    "newsletter",
+    "subscribe",
+    "subscription",
+    "signup",
+    "paywall",
+    "cookie",
+    "cookies",
+    "consent",
+    "gdpr",
+    "popup",
+    "modal",
+    "overlay",
     // advertising
-    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
+    "ad",
+    "ads",
+    "advert",
+    "advertisement",
+    "advertising",
+    "adsbygoogle",
+    "sponsor",
+    "sponsored",
+    "dfp",
     // navigation
-    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
-    "footer", "masthead", "toolbar", "skip",
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "breadcrumb",
+    "breadcrumbs",
+    "pagination",
+    "pager",
+    "sidebar",
+    "footer",
+    "masthead",
+    "toolbar",
+    "skip",
     // bylines, dates, tags
-    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    "byline",
+    "dateline",
+    "timestamp",
+    "date",
+    "meta",
+    "tags",
+    "taglist",
+    "keywords",
     // hidden
-    "hidden", "hide", "invisible",
+    "hidden",
+    "hide",
+    "invisible",
 ];
 /// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
 const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
@@ -296,7 +357,8 @@ fn finish(readable_html: &str, page: &Document, title: Option<&str>) -> Option<C
     let mut dropped = vec![false; out.len()];
     for n in out.descendants(body) {
         let Some(tag) = out.tag(n) else { continue };
-        let is_title_copy = matches!(tag, "h1" | "h2" | "h3") && title_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
+        let is_title_copy =
+            matches!(tag, "h1" | "h2" | "h3") && title_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
         let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
             && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_class(&class_words(&out, n)));
         if is_title_copy || boilerplate {

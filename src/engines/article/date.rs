@@ -101,19 +101,55 @@ fn plausible(date: &DateTime<FixedOffset>) -> bool {
 /// The page's publication date (`url_dates`: whether the URL may give it).
 pub fn published(doc: &Document, meta: &Metadata, title_node: Option<NodeId>, url_dates: bool) -> Option<FoundDate> {
     let day_first = day_first(meta.lang.as_deref());
-    let from_meta = || {
-        PUBLISHED_META.iter().find_map(|key| {
-            meta.tags.values(key).find_map(|v| parse_machine_date(v, day_first)).map(|d| (d, DateSource::Meta))
-        })
-    };
-    let from_ld =
-        || meta.json_ld.iter().find_map(|n| n.date_published.as_deref().and_then(|v| parse_machine_date(v, day_first)));
-    let found = from_meta()
-        .or_else(|| from_ld().map(|d| (d, DateSource::JsonLd)))
-        .or_else(|| time_element(doc, title_node, day_first).map(|d| (d, DateSource::TimeElement)))
-        .or_else(|| url_dates.then(|| url_date(&doc.url)).flatten().map(|d| (d, DateSource::Url)))
-        .or_else(|| visible_date(doc, title_node, meta.lang.as_deref()).map(|d| (d, DateSource::Text)));
-    found.filter(|(d, _)| plausible(d)).map(|(date, source)| FoundDate { date, source })
+    let found = |source| move |date| FoundDate { date, source };
+    // Machine-readable dates, most trusted first.
+    let mut machine: Vec<FoundDate> = PUBLISHED_META
+        .iter()
+        .flat_map(|key| meta.tags.values(key))
+        .filter_map(|v| parse_machine_date(v, day_first))
+        .map(found(DateSource::Meta))
+        .collect();
+    machine.extend(
+        meta.json_ld
+            .iter()
+            .filter_map(|n| n.date_published.as_deref().and_then(|v| parse_machine_date(v, day_first)))
+            .map(found(DateSource::JsonLd)),
+    );
+    let url = url_dates.then(|| url_date(&doc.url)).flatten();
+    let visible = || visible_date(doc, title_node, meta.lang.as_deref());
+    let first = machine
+        .first()
+        .copied()
+        .or_else(|| time_element(doc, title_node, day_first).map(found(DateSource::TimeElement)));
+    match first {
+        Some(first) => Some(local_day(first, &machine, url, visible)),
+        None => url.map(found(DateSource::Url)).or_else(|| visible().map(found(DateSource::Text))),
+    }
+    .filter(|d| plausible(&d.date))
+}
+
+/// Timestamps are often stored in UTC while the page shows its own day: 02:54 UTC on May 2
+/// is May 1 in New York. When the best date is a UTC time, a date within a day of it that
+/// knows the site's day — a machine date with the site's offset, the date written near the
+/// headline, the URL's date — gives the day.
+fn local_day(
+    first: FoundDate,
+    machine: &[FoundDate],
+    url: Option<DateTime<FixedOffset>>,
+    visible: impl FnOnce() -> Option<DateTime<FixedOffset>>,
+) -> FoundDate {
+    let utc_time = first.date.offset().local_minus_utc() == 0 && first.date.time() != NaiveTime::MIN;
+    if !utc_time {
+        return first;
+    }
+    let near = |d: &DateTime<FixedOffset>| (d.date_naive() - first.date.date_naive()).num_days().abs() <= 1;
+    machine
+        .iter()
+        .find(|c| c.date.offset().local_minus_utc() != 0 && near(&c.date))
+        .copied()
+        .or_else(|| visible().filter(near).map(|date| FoundDate { date, source: DateSource::Text }))
+        .or_else(|| url.filter(near).map(|date| FoundDate { date, source: DateSource::Url }))
+        .unwrap_or(first)
 }
 
 /// The page's last modification date, when it says.
@@ -138,12 +174,16 @@ fn day_first(lang: Option<&str>) -> bool {
     !lang.is_some_and(|l| l.eq_ignore_ascii_case("en-us") || l.eq_ignore_ascii_case("en_us"))
 }
 
+/// How far (in nodes of the page) from the headline a `<time>` element may date the article.
+const TIME_ELEMENT_WINDOW: u32 = 400;
+
 /// A `<time>` element (or one marked `pubdate` / `class="published"`) that dates the article:
-/// one explicitly marked as the publication wins, else the first outside comment sections,
-/// related-post lists and navigation, from the headline on.
+/// one explicitly marked as the publication wins; else the nearest to the headline (bylines sit
+/// just before or after it), else, without a headline, the first outside link lists. Comment
+/// sections are skipped.
 fn time_element(doc: &Document, title_node: Option<NodeId>, day_first: bool) -> Option<DateTime<FixedOffset>> {
     let body = doc.first_tag("body")?;
-    let mut first = None;
+    let mut best: Option<(u32, DateTime<FixedOffset>)> = None;
     for n in doc.descendants(body) {
         let Some(tag) = doc.tag(n) else { continue };
         let is_time = tag == "time";
@@ -154,7 +194,7 @@ fn time_element(doc: &Document, title_node: Option<NodeId>, day_first: bool) -> 
         if !is_time && !marked {
             continue;
         }
-        if is_comment_zone(doc, n) || in_link_list(doc, n) {
+        if is_comment_zone(doc, n) {
             continue;
         }
         let value = doc
@@ -169,13 +209,16 @@ fn time_element(doc: &Document, title_node: Option<NodeId>, day_first: bool) -> 
         if marked {
             return Some(date);
         }
-        // Time elements before the headline belong to the site's header (today's date, a ticker).
-        let after_title = title_node.is_none_or(|t| n >= t || doc.contains(n, t));
-        if first.is_none() && after_title {
-            first = Some(date);
+        let distance = match title_node {
+            Some(t) => t.0.abs_diff(n.0),
+            None if in_link_list(doc, n) => continue,
+            None => n.0,
+        };
+        if best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, date));
         }
     }
-    first
+    best.filter(|&(d, _)| title_node.is_none() || d <= TIME_ELEMENT_WINDOW).map(|(_, date)| date)
 }
 
 /// Whether a node sits in a list of links to other pages (related posts, "latest news").
@@ -209,29 +252,45 @@ fn utc() -> FixedOffset {
 
 /// How many text nodes from the headline on are searched for a visible date.
 const VISIBLE_DATE_WINDOW: usize = 60;
+/// How many text nodes before the headline are searched (section and date lines above it).
+const VISIBLE_DATE_BEFORE: usize = 12;
+/// Longest texts that count as a dateline (tried in turn) or a byline with a date.
+const VISIBLE_DATE_MAX_CHARS: [usize; 2] = [40, 80];
 
 /// The last resort: a date written for people near the headline (the byline's "June 7, 2020").
+/// Of the dates in the text nodes around the headline, the nearest wins; without a headline,
+/// the first in the body.
 ///
 /// This function decides *where* to look; [`read_visible_date`] decides *how* a text reads
 /// as a date. The time-pattern engine's multilingual DB belongs there.
 pub fn visible_date(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
-    let start = title_node.or_else(|| doc.first_tag("body"))?;
-    // From the headline's header block on: bylines sit just before or after the headline.
-    let start = title_node
-        .and_then(|t| doc.parent(t))
-        .filter(|&p| doc.children(p).len() <= 8)
-        .unwrap_or(start);
-    doc.ids()
-        .skip(start.index())
-        .filter(|&n| doc.is_content_text(n))
-        .take(VISIBLE_DATE_WINDOW)
+    let body = doc.first_tag("body")?;
+    let texts: Vec<NodeId> = doc.descendants(body).filter(|&n| doc.is_content_text(n)).collect();
+    // Position of the headline among the text nodes.
+    let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
+    let from = if title_node.is_some() { anchor.saturating_sub(VISIBLE_DATE_BEFORE) } else { 0 };
+    let to = (anchor + VISIBLE_DATE_WINDOW).min(texts.len());
+    let mut candidates: Vec<(usize, NodeId)> = (from..to).map(|i| (i.abs_diff(anchor), texts[i])).collect();
+    candidates.sort_by_key(|&(distance, n)| (distance, n));
+    let texts: Vec<&str> = candidates
+        .into_iter()
+        .map(|(_, n)| n)
+        // The headline's own words and comments date something else.
+        .filter(|&n| title_node.is_none_or(|t| !doc.contains(t, n)))
         .filter(|&n| !is_comment_zone(doc, n))
-        .find_map(|n| doc.text_node(n).and_then(|t| read_visible_date(t, lang)))
+        .filter_map(|n| doc.text_node(n).map(str::trim))
+        .collect();
+    // A date in a sentence ("On July 31, the senators…") is an event; a dateline's date
+    // stands nearly alone: short texts first.
+    VISIBLE_DATE_MAX_CHARS
+        .iter()
+        .find_map(|&max| texts.iter().filter(|t| t.chars().count() <= max).find_map(|t| read_visible_date(t, lang)))
 }
 
 /// The seam for the time-pattern engine: a day written for people in `text`, in the page's
-/// language. Until the engine is wired in, this reads the common numeric forms and English
-/// month names; replace its body with the engine's `parse_date` (day precision or better).
+/// language. Until the engine is wired in, this reads the common numeric forms and the month
+/// names of [`MONTHS`]; replace its body with the engine's `parse_date` (day precision or
+/// better, no relative dates without a fetch time).
 pub fn read_visible_date(text: &str, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if text.is_empty() || text.len() > 200 {
@@ -250,8 +309,10 @@ static ISO_DATE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid regex")
 });
 static COMPACT_DATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*([0-9]{4})([0-9]{2})([0-9]{2})(?:T?([0-9]{2})([0-9]{2})([0-9]{2})?)?\s*(Z|[+-][0-9]{2}:?[0-9]{2})?\s*$")
-        .expect("valid regex")
+    Regex::new(
+        r"^\s*([0-9]{4})([0-9]{2})([0-9]{2})(?:T?([0-9]{2})([0-9]{2})([0-9]{2})?)?\s*(Z|[+-][0-9]{2}:?[0-9]{2})?\s*$",
+    )
+    .expect("valid regex")
 });
 static EPOCH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*([0-9]{10})([0-9]{3})?\s*$").expect("valid regex"));
 
@@ -326,48 +387,127 @@ fn parse_numeric_date(text: &str, day_first: bool) -> Option<DateTime<FixedOffse
     NaiveDate::from_ymd_opt(year, month, day).map(at_midnight)
 }
 
-/// English month names and their abbreviations, by month number.
-const MONTHS: &[(&str, u32)] = &[
-    ("january", 1),
-    ("february", 2),
-    ("march", 3),
-    ("april", 4),
-    ("may", 5),
-    ("june", 6),
-    ("july", 7),
-    ("august", 8),
-    ("september", 9),
-    ("october", 10),
-    ("november", 11),
-    ("december", 12),
-    ("jan", 1),
-    ("feb", 2),
-    ("mar", 3),
-    ("apr", 4),
-    ("jun", 6),
-    ("jul", 7),
-    ("aug", 8),
-    ("sep", 9),
-    ("sept", 9),
-    ("oct", 10),
-    ("nov", 11),
-    ("dec", 12),
+/// Month names by month number: English, Spanish, Portuguese, French, German, Italian,
+/// Dutch and Arabic (Egyptian and Levantine), with common abbreviations. An interim table
+/// until the time-pattern DB is wired in (see [`read_visible_date`]).
+const MONTHS: &[(u32, &[&str])] = &[
+    (
+        1,
+        &[
+            "january",
+            "jan",
+            "enero",
+            "ene",
+            "janeiro",
+            "janvier",
+            "janv",
+            "januar",
+            "jänner",
+            "gennaio",
+            "januari",
+            "يناير",
+            "كانون الثاني",
+        ],
+    ),
+    (
+        2,
+        &[
+            "february",
+            "feb",
+            "febrero",
+            "fevereiro",
+            "fev",
+            "février",
+            "fevrier",
+            "févr",
+            "februar",
+            "febbraio",
+            "februari",
+            "فبراير",
+            "شباط",
+        ],
+    ),
+    (3, &["march", "mar", "marzo", "março", "marco", "mars", "märz", "maerz", "maart", "مارس", "آذار", "اذار"]),
+    (4, &["april", "apr", "abril", "abr", "avril", "avr", "aprile", "أبريل", "ابريل", "إبريل", "نيسان"]),
+    (5, &["may", "mayo", "maio", "mai", "maggio", "mei", "مايو", "أيار", "ايار"]),
+    (6, &["june", "jun", "junio", "junho", "juin", "juni", "giugno", "يونيو", "يونيه", "حزيران"]),
+    (7, &["july", "jul", "julio", "julho", "juillet", "juil", "juli", "luglio", "يوليو", "يوليه", "تموز"]),
+    (8, &["august", "aug", "agosto", "ago", "août", "aout", "augustus", "أغسطس", "اغسطس", "آب"]),
+    (
+        9,
+        &[
+            "september",
+            "sep",
+            "sept",
+            "septiembre",
+            "setiembre",
+            "setembro",
+            "set",
+            "septembre",
+            "settembre",
+            "سبتمبر",
+            "أيلول",
+            "ايلول",
+        ],
+    ),
+    (
+        10,
+        &[
+            "october",
+            "oct",
+            "octubre",
+            "outubro",
+            "out",
+            "octobre",
+            "oktober",
+            "okt",
+            "ottobre",
+            "أكتوبر",
+            "اكتوبر",
+            "تشرين الأول",
+        ],
+    ),
+    (11, &["november", "nov", "noviembre", "novembro", "novembre", "نوفمبر", "تشرين الثاني"]),
+    (
+        12,
+        &[
+            "december",
+            "dec",
+            "diciembre",
+            "dic",
+            "dezembro",
+            "dez",
+            "décembre",
+            "decembre",
+            "déc",
+            "dezember",
+            "dicembre",
+            "ديسمبر",
+            "كانون الأول",
+        ],
+    ),
 ];
 
 static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b([a-z]{3,9})\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)[0-9]{2})\b").expect("valid regex")
+    Regex::new(r"(?i)(\p{L}+)\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)[0-9]{2})(?:[^0-9]|$)")
+        .expect("valid regex")
 });
 static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b([0-9]{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?,?\s+((?:19|20)[0-9]{2})\b")
-        .expect("valid regex")
+    Regex::new(concat!(
+        r"(?i)(?:^|[^0-9])([0-9]{1,2})(?:st|nd|rd|th|er|º|\.)?\s+(?:de\s+|of\s+)?",
+        // Levantine Arabic pages write both names: `24 نيسان / أبريل 2020`.
+        r"(\p{L}+(?: \p{L}+)?)\.?(?:\s*/\s*\p{L}+)?,?\s+(?:de\s+)?((?:19|20)[0-9]{2})(?:[^0-9]|$)",
+    ))
+    .expect("valid regex")
 });
 
 fn month_number(name: &str) -> Option<u32> {
-    let name = name.to_ascii_lowercase();
-    MONTHS.iter().find(|(m, _)| *m == name).map(|&(_, n)| n)
+    let name = name.to_lowercase();
+    MONTHS.iter().find(|(_, names)| names.contains(&name.as_str())).map(|&(n, _)| n)
 }
 
-/// `June 7, 2020`, `Jun. 7th 2020`, `7 June 2020`.
+/// `June 7, 2020`, `Jun. 7th 2020`, `7 June 2020`, `martes 17 de marzo de 2020`,
+/// `9 oktober 2020`, `07 أكتوبر 2020`.
 fn parse_month_name_date(text: &str) -> Option<DateTime<FixedOffset>> {
     let mdy = MONTH_DAY_YEAR.captures_iter(text).find_map(|caps| {
         let month = month_number(caps.get(1)?.as_str())?;
@@ -376,7 +516,10 @@ fn parse_month_name_date(text: &str) -> Option<DateTime<FixedOffset>> {
     });
     let date = mdy.or_else(|| {
         DAY_MONTH_YEAR.captures_iter(text).find_map(|caps| {
-            let month = month_number(caps.get(2)?.as_str())?;
+            // The month may be one word followed by another (`9 oktober 2020` has none, but
+            // `تشرين الأول` is two words).
+            let name = caps.get(2)?.as_str();
+            let month = month_number(name).or_else(|| month_number(name.split(' ').next()?))?;
             let day = caps.get(1)?.as_str().parse().ok()?;
             NaiveDate::from_ymd_opt(caps.get(3)?.as_str().parse().ok()?, month, day)
         })
@@ -408,7 +551,10 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(day(parse_machine_date(text, true)).as_deref(), Some(expected), "{text}");
         }
-        assert_eq!(parse_machine_date("2019-11-20T05:27:00-06:00", true).unwrap().offset().local_minus_utc(), -6 * 3600);
+        assert_eq!(
+            parse_machine_date("2019-11-20T05:27:00-06:00", true).unwrap().offset().local_minus_utc(),
+            -6 * 3600
+        );
         assert_eq!(parse_machine_date("not a date", true), None);
         assert_eq!(parse_machine_date("1066-10-14", true), None);
     }
@@ -432,6 +578,11 @@ mod tests {
         assert_eq!(day(read_visible_date("2020年6月7日 10:15", Some("ja"))).as_deref(), Some("2020-06-07"));
         assert_eq!(day(read_visible_date("By Jane Doe | Jun. 7th, 2020", None)).as_deref(), Some("2020-06-07"));
         assert_eq!(day(read_visible_date("7 June 2020", None)).as_deref(), Some("2020-06-07"));
+        assert_eq!(day(read_visible_date("martes 17 de marzo de 2020", Some("es"))).as_deref(), Some("2020-03-17"));
+        assert_eq!(day(read_visible_date("9 oktober 2020 11:12", Some("nl"))).as_deref(), Some("2020-10-09"));
+        assert_eq!(day(read_visible_date("1er août 2020", Some("fr"))).as_deref(), Some("2020-08-01"));
+        assert_eq!(day(read_visible_date("24 نيسان / أبريل 2020", Some("ar"))).as_deref(), Some("2020-04-24"));
         assert_eq!(read_visible_date("May the force be with you 2020", None), None);
+        assert_eq!(read_visible_date("Chapter 12 of 2020", None), None);
     }
 }

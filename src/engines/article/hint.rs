@@ -50,11 +50,7 @@ fn ngrams(words: &[String], n: usize) -> HashSet<Vec<String>> {
 pub fn wrapper(doc: &Document, scope: NodeId, hint: &str) -> Option<NodeId> {
     let hint_words = words(hint);
     [3, 1].into_iter().find_map(|n| {
-        let grams = if n == 1 {
-            concepts(hint).into_iter().map(|c| vec![c]).collect()
-        } else {
-            ngrams(&hint_words, n)
-        };
+        let grams = if n == 1 { concepts(hint).into_iter().map(|c| vec![c]).collect() } else { ngrams(&hint_words, n) };
         if grams.is_empty() {
             return None;
         }
@@ -108,7 +104,9 @@ fn densest_container(doc: &Document, scope: NodeId, grams: &HashSet<Vec<String>>
     let mut zones: Vec<NodeId> = conceptual
         .iter()
         .filter_map(|&(block, _)| {
-            doc.ancestors(block).take_while(|&a| doc.contains(scope, a)).find(|&a| doc.tag(a).is_some_and(|t| CONTAINERS.contains(&t)))
+            doc.ancestors(block)
+                .take_while(|&a| doc.contains(scope, a))
+                .find(|&a| doc.tag(a).is_some_and(|t| CONTAINERS.contains(&t)))
         })
         .collect();
     zones.sort();

@@ -68,7 +68,8 @@ impl MetaTags {
         let Some(json) = self.values("parsely-page").next().and_then(|v| serde_json::from_str::<Value>(v).ok()) else {
             return;
         };
-        for (field, key) in [("pub_date", "parsely-pub-date"), ("author", "parsely-author"), ("title", "parsely-title")] {
+        for (field, key) in [("pub_date", "parsely-pub-date"), ("author", "parsely-author"), ("title", "parsely-title")]
+        {
             if let Some(value) = json.get(field).and_then(Value::as_str) {
                 self.entries.push((key.to_string(), value.to_string()));
             }
@@ -120,7 +121,8 @@ const NESTING_KEYS: &[&str] = &["@graph", "mainEntity", "mainEntityOfPage", "has
 pub fn json_ld(doc: &Document) -> Vec<LdNode> {
     let mut nodes = Vec::new();
     for n in doc.ids() {
-        if !doc.is_tag(n, "script") || !doc.attr(n, "type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+        if !doc.is_tag(n, "script")
+            || !doc.attr(n, "type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
         {
             continue;
         }
@@ -162,12 +164,17 @@ fn walk_ld(value: &Value, out: &mut Vec<LdNode>, depth: usize) {
                     rank,
                     headline: text("headline").or_else(|| text("name")).map(|s| collapse_whitespace(s)),
                     authors: object.get("author").or_else(|| object.get("creator")).map(ld_names).unwrap_or_default(),
-                    date_published: text("datePublished").or_else(|| text("dateCreated")).or_else(|| text("uploadDate")).map(str::to_string),
+                    date_published: text("datePublished")
+                        .or_else(|| text("dateCreated"))
+                        .or_else(|| text("uploadDate"))
+                        .map(str::to_string),
                     date_modified: text("dateModified").map(str::to_string),
                     image: object.get("image").or_else(|| object.get("thumbnailUrl")).and_then(ld_url),
                     language: object.get("inLanguage").and_then(|l| match l {
                         Value::String(s) => Some(s.clone()),
-                        Value::Object(o) => o.get("alternateName").or_else(|| o.get("name")).and_then(Value::as_str).map(str::to_string),
+                        Value::Object(o) => {
+                            o.get("alternateName").or_else(|| o.get("name")).and_then(Value::as_str).map(str::to_string)
+                        }
                         _ => None,
                     }),
                 });
@@ -230,6 +237,7 @@ pub struct Metadata {
 
 const TITLE_META: &[&str] =
     &["og:title", "twitter:title", "dc.title", "dcterms.title", "parsely-title", "sailthru.title", "headline"];
+const SITE_NAME_META: &[&str] = &["og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site"];
 const AUTHOR_META: &[&str] = &[
     "author",
     "article:author",
@@ -250,15 +258,26 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
     let json_ld = json_ld(doc);
     let article_ld = json_ld.iter().filter(|n| n.rank == 2);
 
+    // What the page says its headline is, most trusted first; then the parts of `<title>`
+    // (`Headline | Site`) but the site's name, longest first.
     let mut title_candidates: Vec<String> = Vec::new();
     title_candidates.extend(hint_title.map(collapse_whitespace));
     title_candidates.extend(article_ld.clone().filter_map(|n| n.headline.clone()));
     title_candidates.extend(TITLE_META.iter().filter_map(|k| tags.values(k).next()).map(collapse_whitespace));
-    let page_title = doc.title();
-    title_candidates.extend(title_parts(&page_title));
+    let page_title = collapse_whitespace(&doc.title());
+    title_candidates.push(page_title.clone());
     title_candidates.retain(|t| !t.is_empty());
-    let title_node = headline_node(doc, &title_candidates);
-    let title = title_node.map(|n| doc.text(n)).or_else(|| title_candidates.first().cloned());
+    let site_names: Vec<String> =
+        SITE_NAME_META.iter().flat_map(|k| tags.values(k)).map(title_key).filter(|k| !k.is_empty()).collect();
+    let mut title_parts = title_parts(&page_title);
+    title_parts.retain(|p| !site_names.contains(&title_key(p)) && !title_candidates.contains(p));
+    title_parts.sort_by_key(|p| std::cmp::Reverse(p.chars().count()));
+    let title_node = headline_node(doc, &title_candidates).or_else(|| headline_node(doc, &title_parts));
+    let title = title_node
+        .map(|n| doc.text(n))
+        .or_else(|| title_candidates.iter().find(|c| **c != page_title).cloned())
+        .or_else(|| title_parts.first().cloned())
+        .or_else(|| title_candidates.first().cloned());
 
     let author = article_ld
         .clone()
@@ -283,7 +302,9 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
         .chain(json_ld.iter().filter_map(|n| n.image.clone()))
         .chain(
             doc.ids()
-                .filter(|&n| doc.is_tag(n, "link") && doc.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("image_src")))
+                .filter(|&n| {
+                    doc.is_tag(n, "link") && doc.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("image_src"))
+                })
                 .filter_map(|n| doc.attr(n, "href").map(str::to_string)),
         )
         .find_map(|href| doc.resolve(&href).filter(|u| u.scheme() != "file" || doc.url.scheme() == "file"));
@@ -292,10 +313,9 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
     Metadata { tags, json_ld, title, title_node, author, lang, lead_image, description }
 }
 
-/// `"Headline | Site"` → `["Headline | Site", "Headline", "Site"]`.
+/// `"Headline | Site"` → `["Headline", "Site"]`.
 fn title_parts(title: &str) -> Vec<String> {
-    let title = collapse_whitespace(title);
-    let mut parts = vec![title.clone()];
+    let mut parts = Vec::new();
     for separator in [" | ", " - ", " – ", " — ", " :: ", " » ", " · ", " : "] {
         if title.contains(separator) {
             parts.extend(title.split(separator).map(str::trim).filter(|p| !p.is_empty()).map(str::to_string));
@@ -306,32 +326,39 @@ fn title_parts(title: &str) -> Vec<String> {
 
 /// Lower-case words of a title, for comparing titles written slightly differently.
 pub fn title_key(text: &str) -> String {
-    let words: Vec<String> = text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let words: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     words.join(" ")
 }
 
-/// The headline element: the first `<h1>` (else `<h2>`, else any heading) outside navigation
-/// whose text matches a title candidate; the only `<h1>` when nothing else is known.
+/// The headline element: for the most trusted candidate that any heading matches, the first
+/// `<h1>` (else `<h2>`, else `<h3>`) outside navigation that matches it; the only `<h1>` when
+/// nothing is known.
 fn headline_node(doc: &Document, candidates: &[String]) -> Option<NodeId> {
     let body = doc.first_tag("body")?;
-    let keys: Vec<String> = candidates.iter().map(|c| title_key(c)).filter(|k| !k.is_empty()).collect();
-    let matches = |n: NodeId| {
-        let text = title_key(&doc.text(n));
-        !text.is_empty()
-            && keys.iter().any(|k| *k == text || (text.len() >= 10 && k.contains(&text)) || (k.len() >= 10 && text.contains(k.as_str())))
-    };
-    let headings: Vec<NodeId> = doc
+    let headings: Vec<(NodeId, String)> = doc
         .descendants(body)
         .filter(|&n| matches!(doc.tag(n), Some("h1" | "h2" | "h3")))
         .filter(|&n| !doc.ancestors(n).any(|a| matches!(doc.tag(a), Some("nav" | "a"))))
+        .map(|n| (n, title_key(&doc.text(n))))
+        .filter(|(_, text)| !text.is_empty())
         .collect();
-    for level in ["h1", "h2", "h3"] {
-        if let Some(&n) = headings.iter().find(|&&n| doc.is_tag(n, level) && matches(n)) {
-            return Some(n);
+    let keys: Vec<String> = candidates.iter().map(|c| title_key(c)).filter(|k| !k.is_empty()).collect();
+    // Equal, or one holds the other and is not much longer (a headline with a kicker, a
+    // `<title>` with the site's name; not the site's name alone).
+    let matches = |text: &str, key: &str| {
+        let (short, long) = if text.len() <= key.len() { (text, key) } else { (key, text) };
+        short == long || (short.len() >= 10 && 2 * short.len() >= long.len() && long.contains(short))
+    };
+    for key in &keys {
+        for level in ["h1", "h2", "h3"] {
+            if let Some((n, _)) = headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key)) {
+                return Some(*n);
+            }
         }
     }
-    let h1s: Vec<NodeId> = headings.iter().copied().filter(|&n| doc.is_tag(n, "h1")).collect();
-    (candidates.is_empty() && h1s.len() == 1).then(|| h1s[0])
+    let h1s: Vec<NodeId> = headings.iter().map(|(n, _)| *n).filter(|&n| doc.is_tag(n, "h1")).collect();
+    (keys.is_empty() && h1s.len() == 1).then(|| h1s[0])
 }
 
 /// `By Jane Doe` → `Jane Doe`.
@@ -348,8 +375,9 @@ fn strip_by(text: &str) -> &str {
 /// A visible byline: `rel=author` links, then `itemprop=author`-less `class="byline|author"`.
 fn byline_author(doc: &Document) -> Option<String> {
     let body = doc.first_tag("body")?;
-    let rel_author =
-        doc.descendants(body).find(|&n| doc.is_tag(n, "a") && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|r| r == "author")));
+    let rel_author = doc.descendants(body).find(|&n| {
+        doc.is_tag(n, "a") && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|r| r == "author"))
+    });
     if let Some(n) = rel_author.filter(|&n| !is_comment_zone(doc, n)) {
         let name = doc.text(n);
         if is_person_name(&name) {
@@ -445,11 +473,13 @@ mod tests {
 
     #[test]
     fn meta_tags_and_microdata_are_collected_by_key() {
-        let d = doc(r#"<head><meta property="og:title" content="From OG"><meta name="author" content="https://facebook.com/x">
+        let d = doc(
+            r#"<head><meta property="og:title" content="From OG"><meta name="author" content="https://facebook.com/x">
             <meta name="parsely-page" content='{"pub_date":"2020-06-07T08:00:00Z","author":"Jane"}'>
             <meta name="Author" content="Jane Doe"><meta http-equiv="content-language" content="pt_BR"></head>
             <body><span itemprop="datePublished" content="2020-06-07">June 7</span>
-            <div class="comments"><span itemprop="datePublished">2021-01-01</span></div></body>"#);
+            <div class="comments"><span itemprop="datePublished">2021-01-01</span></div></body>"#,
+        );
         let tags = MetaTags::collect(&d);
         assert_eq!(tags.first(&["og:title"]), Some("From OG"));
         assert_eq!(tags.values("datepublished").collect::<Vec<_>>(), ["2020-06-07"]);
