@@ -9,6 +9,15 @@ use super::metadata::{class_words, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::sanitize::sanitize_html;
 
+/// What the metadata found on the page, to recognize the headline and byline in the content.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Landmarks<'a> {
+    pub title: Option<&'a str>,
+    /// The headline element, when it is inside the scope.
+    pub title_node: Option<NodeId>,
+    pub author: Option<&'a str>,
+}
+
 /// An article's main content.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Content {
@@ -223,6 +232,8 @@ fn is_hidden(doc: &Document, n: NodeId) -> bool {
 fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool> {
     let stats = TextStats::new(doc);
     let total = stats.prose(doc, scope).max(1) as f64;
+    // The article element that holds the headline; other article elements are teasers.
+    let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
     let mut dropped = vec![false; doc.len()];
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
@@ -241,7 +252,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool>
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
-                    || (!holds_title && is_boilerplate_class(&class_words(doc, id)))))
+                    || (!holds_title && is_boilerplate_class(&class_words(doc, id)))
+                    || main_article
+                        .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || is_lazy_placeholder(doc, id);
         if drop {
             dropped[id.index()] = true;
@@ -251,6 +264,14 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool>
         }
     }
     dropped
+}
+
+/// An `<article>` or an element with article microdata.
+fn is_article_element(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "article")
+        || doc
+            .attr(n, "itemtype")
+            .is_some_and(|t| t.ends_with("/Article") || t.ends_with("NewsArticle") || t.ends_with("BlogPosting"))
 }
 
 /// A lazy image's placeholder whose real image follows in `<noscript>`.
@@ -329,11 +350,11 @@ fn escape(text: &str, attribute: bool, out: &mut String) {
 }
 
 /// The main content inside `scope` (the body, or a node the caller's hint points at).
-pub fn extract(doc: &Document, scope: NodeId, title: Option<&str>, title_node: Option<NodeId>) -> Option<Content> {
-    let dropped = prune(doc, scope, title_node);
+pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<Content> {
+    let dropped = prune(doc, scope, landmarks.title_node);
     let mut page = String::with_capacity(64 * 1024);
     page.push_str("<html><head><title>");
-    escape(title.unwrap_or_default(), false, &mut page);
+    escape(landmarks.title.unwrap_or_default(), false, &mut page);
     page.push_str("</title></head><body>");
     serialize_kept(doc, scope, &dropped, &mut page);
     page.push_str("</body></html>");
@@ -343,25 +364,31 @@ pub fn extract(doc: &Document, scope: NodeId, title: Option<&str>, title_node: O
     let config = Config { keep_classes: true, disable_json_ld: true, ..Config::default() };
     let mut readability = Readability::new(page, None, Some(config)).ok()?;
     let article = readability.parse().ok()?;
-    finish(&article.content, doc, title)
+    finish(&article.content, doc, landmarks)
 }
 
 /// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and
 /// take its text.
-fn finish(readable_html: &str, page: &Document, title: Option<&str>) -> Option<Content> {
+fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option<Content> {
     let out = dom::parse_str(readable_html, &page.base).ok()?;
     let body = out.first_tag("body")?;
-    let title_key = title.map(title_key).filter(|k| !k.is_empty());
+    let headline_key = landmarks.title.map(title_key).filter(|k| !k.is_empty());
+    let author_key = landmarks.author.map(title_key).filter(|k| !k.is_empty());
     let stats = TextStats::new(&out);
     let total = stats.prose(&out, body).max(1) as f64;
     let mut dropped = vec![false; out.len()];
     for n in out.descendants(body) {
         let Some(tag) = out.tag(n) else { continue };
         let is_title_copy =
-            matches!(tag, "h1" | "h2" | "h3") && title_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
+            matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
         let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
             && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_class(&class_words(&out, n)));
-        if is_title_copy || boilerplate {
+        // A paragraph, heading or list item that is nothing but a link points elsewhere
+        // ("Read more: …", a related story).
+        let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
+            && stats.chars(&out, n) > 0
+            && stats.prose(&out, n) == 0;
+        if is_title_copy || boilerplate || link_only || author_key.as_deref().is_some_and(|a| is_byline(&out, n, a)) {
             dropped[n.index()] = true;
         }
     }
@@ -372,6 +399,15 @@ fn finish(readable_html: &str, page: &Document, title: Option<&str>) -> Option<C
     (!text.is_empty()).then_some(Content { html, text })
 }
 
+/// A block that only names the author: `Jane Doe`, `By Jane Doe -`, `Jane Doe, Reuters`.
+fn is_byline(doc: &Document, n: NodeId, author_key: &str) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "span" | "h4" | "h5" | "h6" | "address" | "li")) {
+        return false;
+    }
+    let text = title_key_of(doc, n);
+    text.contains(author_key) && text.len() <= author_key.len() + 24
+}
+
 fn title_key_of(doc: &Document, n: NodeId) -> String {
     title_key(&doc.text(n))
 }
@@ -379,6 +415,14 @@ fn title_key_of(doc: &Document, n: NodeId) -> String {
 /// Elements whose text is not part of the article's prose: media and their captions.
 const NOT_PROSE: &[&str] =
     &["figure", "figcaption", "picture", "img", "video", "audio", "script", "style", "noscript", "svg", "iframe"];
+
+/// Class words of captions, photo credits and galleries: shown in the HTML, not prose.
+const CAPTION_WORDS: &[&str] =
+    &["caption", "captions", "credit", "credits", "gallery", "slideshow", "carousel", "lightbox"];
+
+fn is_caption(doc: &Document, n: NodeId) -> bool {
+    class_words(doc, n).iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+}
 
 /// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
 fn block_text(doc: &Document, root: NodeId, dropped: &[bool]) -> String {
@@ -403,7 +447,7 @@ fn block_text(doc: &Document, root: NodeId, dropped: &[bool]) -> String {
         match &doc.node(id).data {
             NodeData::Text(text) => current.push_str(text),
             NodeData::Element { name, .. } => {
-                if dropped[id.index()] || NOT_PROSE.contains(&&**name) {
+                if dropped[id.index()] || NOT_PROSE.contains(&&**name) || is_caption(doc, id) {
                     i = doc.node(id).end.0;
                     continue;
                 }

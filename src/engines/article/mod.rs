@@ -98,14 +98,19 @@ pub fn dates(doc: &Document, hints: &Hints) -> (Option<FoundDate>, Option<FoundD
 /// thread, a list of teasers).
 fn main_content(doc: &Document, meta: &Metadata, hints: &Hints) -> Option<content::Content> {
     let body = doc.first_tag("body")?;
-    let generic = content::extract(doc, body, meta.title.as_deref(), meta.title_node);
+    let landmarks = content::Landmarks {
+        title: meta.title.as_deref(),
+        title_node: meta.title_node,
+        author: meta.author.as_deref(),
+    };
+    let generic = content::extract(doc, body, &landmarks);
     let Some(hint_text) = hint_text(doc, hints) else { return generic };
     if generic.as_ref().is_some_and(|c| hint::consistency(&c.text, &hint_text) >= hint::CONSISTENCY) {
         return generic;
     }
     let Some(wrapper) = hint::wrapper(doc, body, &hint_text) else { return generic };
     let title_node = meta.title_node.filter(|&t| doc.contains(wrapper, t));
-    let scoped = content::extract(doc, wrapper, meta.title.as_deref(), title_node);
+    let scoped = content::extract(doc, wrapper, &content::Landmarks { title_node, ..landmarks });
     match scoped {
         Some(c) if hint::consistency(&c.text, &hint_text) >= hint::CONSISTENCY => Some(c),
         _ => generic.or(scoped),
