@@ -214,7 +214,17 @@ impl TextStats {
     }
 }
 
+/// Class words of embedded posts (a tweet quoted in the article is the article's).
+const EMBED_WORDS: &[&str] = &["embed", "embedded", "tweet", "quote", "blockquote"];
+
+fn is_embed(words: &[String]) -> bool {
+    words.iter().any(|w| EMBED_WORDS.contains(&w.as_str()))
+}
+
 fn is_boilerplate_class(words: &[String]) -> bool {
+    if is_embed(words) {
+        return false;
+    }
     words.iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
         || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
@@ -228,13 +238,24 @@ fn is_hidden(doc: &Document, n: NodeId) -> bool {
         })
 }
 
+/// What becomes of a node when the page is written out again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Keep,
+    /// Left out with its subtree.
+    Drop,
+    /// Kept without `class` and `id`: an embedded post whose `social` or `share` class would
+    /// make Readability throw it away.
+    Unclassed,
+}
+
 /// Which subtrees of `scope` to leave out before Readability sees the page.
-fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool> {
+fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark> {
     let stats = TextStats::new(doc);
     let total = stats.prose(doc, scope).max(1) as f64;
     // The article element that holds the headline; other article elements are teasers.
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
-    let mut dropped = vec![false; doc.len()];
+    let mut marks = vec![Mark::Keep; doc.len()];
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
     while n < end {
@@ -255,15 +276,25 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<bool>
                     || (!holds_title && is_boilerplate_class(&class_words(doc, id)))
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
-            || is_lazy_placeholder(doc, id);
+            || is_lazy_placeholder(doc, id)
+            || is_tag_link(doc, id);
         if drop {
-            dropped[id.index()] = true;
+            marks[id.index()] = Mark::Drop;
             n = doc.node(id).end.0;
         } else {
+            if is_embed(&class_words(doc, id)) {
+                marks[id.index()] = Mark::Unclassed;
+            }
             n += 1;
         }
     }
-    dropped
+    marks
+}
+
+/// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
+fn is_tag_link(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "a")
+        && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|r| r == "tag" || r == "category"))
 }
 
 /// An `<article>` or an element with article microdata.
@@ -290,7 +321,7 @@ fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
 
 /// HTML of `scope`'s subtree without the dropped subtrees; `<noscript>` is unwrapped (a feed
 /// reader runs no scripts, so its content is what readers see).
-fn serialize_kept(doc: &Document, scope: NodeId, dropped: &[bool], out: &mut String) {
+fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut String) {
     enum Step {
         Open(NodeId),
         Close(NodeId),
@@ -303,7 +334,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, dropped: &[bool], out: &mut Str
                 out.push_str(doc.tag(n).unwrap_or_default());
                 out.push('>');
             }
-            Step::Open(n) if dropped[n.index()] => {}
+            Step::Open(n) if marks[n.index()] == Mark::Drop => {}
             Step::Open(n) => match &doc.node(n).data {
                 NodeData::Document => {}
                 NodeData::Text(text) => escape(text, false, out),
@@ -315,7 +346,11 @@ fn serialize_kept(doc: &Document, scope: NodeId, dropped: &[bool], out: &mut Str
                     }
                     out.push('<');
                     out.push_str(name);
+                    let unclassed = marks[n.index()] == Mark::Unclassed;
                     for (attr, value) in attrs {
+                        if unclassed && matches!(&**attr, "class" | "id") {
+                            continue;
+                        }
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
@@ -351,12 +386,12 @@ fn escape(text: &str, attribute: bool, out: &mut String) {
 
 /// The main content inside `scope` (the body, or a node the caller's hint points at).
 pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<Content> {
-    let dropped = prune(doc, scope, landmarks.title_node);
+    let marks = prune(doc, scope, landmarks.title_node);
     let mut page = String::with_capacity(64 * 1024);
     page.push_str("<html><head><title>");
     escape(landmarks.title.unwrap_or_default(), false, &mut page);
     page.push_str("</title></head><body>");
-    serialize_kept(doc, scope, &dropped, &mut page);
+    serialize_kept(doc, scope, &marks, &mut page);
     page.push_str("</body></html>");
 
     // Readability's class scoring needs the classes; the sanitizer drops them at the end.
@@ -376,7 +411,7 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let author_key = landmarks.author.map(title_key).filter(|k| !k.is_empty());
     let stats = TextStats::new(&out);
     let total = stats.prose(&out, body).max(1) as f64;
-    let mut dropped = vec![false; out.len()];
+    let mut marks = vec![Mark::Keep; out.len()];
     for n in out.descendants(body) {
         let Some(tag) = out.tag(n) else { continue };
         let is_title_copy =
@@ -388,15 +423,35 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
             && stats.chars(&out, n) > 0
             && stats.prose(&out, n) == 0;
-        if is_title_copy || boilerplate || link_only || author_key.as_deref().is_some_and(|a| is_byline(&out, n, a)) {
-            dropped[n.index()] = true;
+        if is_title_copy
+            || boilerplate
+            || link_only
+            || is_dateline(&out, n)
+            || author_key.as_deref().is_some_and(|a| is_byline(&out, n, a))
+        {
+            marks[n.index()] = Mark::Drop;
         }
     }
     let mut fragment = String::with_capacity(readable_html.len());
-    serialize_kept(&out, body, &dropped, &mut fragment);
+    serialize_kept(&out, body, &marks, &mut fragment);
     let html = sanitize_html(&fragment, &page.base);
-    let text = block_text(&out, body, &dropped);
+    let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Longest block that is taken for a dateline.
+const DATELINE_MAX_CHARS: usize = 60;
+
+/// A block without blocks in it that is only a date (`Monday, 22 January 2018 at 0:13`).
+fn is_dateline(doc: &Document, n: NodeId) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "span" | "time" | "h4" | "h5" | "h6")) {
+        return false;
+    }
+    if doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block)) {
+        return false;
+    }
+    let text = doc.text(n);
+    text.chars().count() <= DATELINE_MAX_CHARS && super::date::read_visible_date(&text, None).is_some()
 }
 
 /// A block that only names the author: `Jane Doe`, `By Jane Doe -`, `Jane Doe, Reuters`.
@@ -420,12 +475,21 @@ const NOT_PROSE: &[&str] =
 const CAPTION_WORDS: &[&str] =
     &["caption", "captions", "credit", "credits", "gallery", "slideshow", "carousel", "lightbox"];
 
+/// Class words of an image's box (`div.image` holding the image and its caption).
+const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", "thumbnail"];
+/// Longest text of an image box: a caption, not an article that happens to have a picture.
+const IMAGE_BOX_MAX_CHARS: usize = 400;
+
 fn is_caption(doc: &Document, n: NodeId) -> bool {
-    class_words(doc, n).iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+    let words = class_words(doc, n);
+    words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+        || (words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
+            && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
+            && doc.text(n).chars().count() <= IMAGE_BOX_MAX_CHARS)
 }
 
 /// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
-fn block_text(doc: &Document, root: NodeId, dropped: &[bool]) -> String {
+fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
     let mut flush = |current: &mut String| {
@@ -447,7 +511,7 @@ fn block_text(doc: &Document, root: NodeId, dropped: &[bool]) -> String {
         match &doc.node(id).data {
             NodeData::Text(text) => current.push_str(text),
             NodeData::Element { name, .. } => {
-                if dropped[id.index()] || NOT_PROSE.contains(&&**name) || is_caption(doc, id) {
+                if marks[id.index()] == Mark::Drop || NOT_PROSE.contains(&&**name) || is_caption(doc, id) {
                     i = doc.node(id).end.0;
                     continue;
                 }
