@@ -121,6 +121,26 @@ fn densest_container(doc: &Document, scope: NodeId, grams: &HashSet<Vec<String>>
         .map(|(zone, _)| zone)
 }
 
+/// The record that holds `node` when it is one of several alike (the posts of a blog's front
+/// page, the items of a news page): the nearest ancestor-or-self with a sibling of the same tag
+/// and class that has text of its own. Readability joins such siblings into one article.
+pub fn record_of(doc: &Document, node: NodeId) -> Option<NodeId> {
+    std::iter::once(node).chain(doc.ancestors(node)).take_while(|&n| doc.tag(n).is_some_and(|t| t != "body")).find(
+        |&n| {
+            let Some(parent) = doc.parent(n) else { return false };
+            let signature = (doc.tag(n), doc.attr(n, "class"));
+            doc.children(parent).iter().any(|&s| {
+                s != n
+                    && (doc.tag(s), doc.attr(s, "class")) == signature
+                    && doc.text(s).chars().count() >= MIN_RECORD_CHARS
+            })
+        },
+    )
+}
+
+/// Text a sibling needs to count as another record (not an empty twin).
+const MIN_RECORD_CHARS: usize = 80;
+
 /// Climb from `node` until the text holds enough of the hint's concepts; `None` at the scope
 /// root (the paper: the whole page is no wrapper).
 fn consistent_ancestor(doc: &Document, node: NodeId, scope: NodeId, hint: &str) -> Option<NodeId> {

@@ -93,9 +93,10 @@ pub fn dates(doc: &Document, hints: &Hints) -> (Option<FoundDate>, Option<FoundD
     (date::published(doc, &meta, meta.title_node, hints.url_dates), date::modified(&meta))
 }
 
-/// The generic extractor's content; with a hint, the data-objects paper's wrapper takes over
-/// when the generic choice does not hold the hint's concepts (another article, a comment
-/// thread, a list of teasers).
+/// The generic extractor's content, unless the caller's hint (the feed item's description)
+/// says otherwise: the data-objects paper's wrapper of the item takes over when the generic
+/// choice does not hold the hint's concepts (another article, a comment thread), or when the
+/// wrapper is one of several alike records (posts on one page) that Readability joined.
 fn main_content(doc: &Document, meta: &Metadata, hints: &Hints) -> Option<content::Content> {
     let body = doc.first_tag("body")?;
     let landmarks = content::Landmarks {
@@ -105,14 +106,17 @@ fn main_content(doc: &Document, meta: &Metadata, hints: &Hints) -> Option<conten
     };
     let generic = content::extract(doc, body, &landmarks);
     let Some(hint_text) = hint_text(doc, hints) else { return generic };
-    if generic.as_ref().is_some_and(|c| hint::consistency(&c.text, &hint_text) >= hint::CONSISTENCY) {
-        return generic;
-    }
+    let consistent = |c: &content::Content| hint::consistency(&c.text, &hint_text) >= hint::CONSISTENCY;
     let Some(wrapper) = hint::wrapper(doc, body, &hint_text) else { return generic };
-    let title_node = meta.title_node.filter(|&t| doc.contains(wrapper, t));
-    let scoped = content::extract(doc, wrapper, &content::Landmarks { title_node, ..landmarks });
+    let scope = match hint::record_of(doc, wrapper) {
+        Some(record) => record,
+        None if generic.as_ref().is_some_and(consistent) => return generic,
+        None => wrapper,
+    };
+    let title_node = meta.title_node.filter(|&t| doc.contains(scope, t));
+    let scoped = content::extract(doc, scope, &content::Landmarks { title_node, ..landmarks });
     match scoped {
-        Some(c) if hint::consistency(&c.text, &hint_text) >= hint::CONSISTENCY => Some(c),
+        Some(c) if consistent(&c) => Some(c),
         _ => generic.or(scoped),
     }
 }
