@@ -5,4 +5,5 @@ pub mod articles;
 pub mod corpus;
 pub mod dates;
 pub mod links;
+pub mod site_articles;
 pub mod text;

@@ -3,7 +3,7 @@
 //! hidden elements, the headline), Readability (the `dom_smoothie` crate) picks the content
 //! among the rest, and its result is cleaned again, sanitized, and turned into plain text.
 
-use dom_smoothie::{Config, Readability};
+use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
 use super::metadata::{class_words, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
@@ -396,7 +396,15 @@ pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<C
 
     // Readability's class scoring needs the classes; the sanitizer drops them at the end.
     // Links stay relative here and are resolved against the page's base by the sanitizer.
-    let config = Config { keep_classes: true, disable_json_ld: true, ..Config::default() };
+    // dom_smoothie's own candidate selection keeps the sections of a post that Readability.js
+    // cuts off when a code block sits between them (the site-pair blogs), and scores the same
+    // on the zyte news pages.
+    let config = Config {
+        keep_classes: true,
+        disable_json_ld: true,
+        candidate_select_mode: CandidateSelectMode::DomSmoothie,
+        ..Config::default()
+    };
     let mut readability = Readability::new(page, None, Some(config)).ok()?;
     let article = readability.parse().ok()?;
     finish(&article.content, doc, landmarks)
@@ -469,7 +477,17 @@ fn title_key_of(doc: &Document, n: NodeId) -> String {
 
 /// Elements whose text is not part of the article's prose: media and their captions.
 const NOT_PROSE: &[&str] =
-    &["figure", "figcaption", "picture", "img", "video", "audio", "script", "style", "noscript", "svg", "iframe"];
+    &["figcaption", "picture", "img", "video", "audio", "script", "style", "noscript", "svg", "iframe"];
+
+/// A `<figure>` that shows media (its text is a caption), not one that holds code, a table or
+/// a quotation (Hexo and others put code blocks in figures).
+fn is_media_figure(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "figure")
+        && doc
+            .descendants(n)
+            .any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe" | "svg")))
+        && !doc.descendants(n).any(|d| matches!(doc.tag(d), Some("pre" | "code" | "table" | "blockquote")))
+}
 
 /// Class words of captions, photo credits and galleries: shown in the HTML, not prose.
 const CAPTION_WORDS: &[&str] =
@@ -511,7 +529,11 @@ fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
         match &doc.node(id).data {
             NodeData::Text(text) => current.push_str(text),
             NodeData::Element { name, .. } => {
-                if marks[id.index()] == Mark::Drop || NOT_PROSE.contains(&&**name) || is_caption(doc, id) {
+                if marks[id.index()] == Mark::Drop
+                    || NOT_PROSE.contains(&&**name)
+                    || is_media_figure(doc, id)
+                    || is_caption(doc, id)
+                {
                     i = doc.node(id).end.0;
                     continue;
                 }
