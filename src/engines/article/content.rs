@@ -420,8 +420,12 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let stats = TextStats::new(&out);
     let total = stats.prose(&out, body).max(1) as f64;
     let mut marks = vec![Mark::Keep; out.len()];
-    for n in out.descendants(body) {
+    let mut i = body.0 + 1;
+    while i < out.node(body).end.0 {
+        let n = NodeId(i);
+        i += 1;
         let Some(tag) = out.tag(n) else { continue };
+        let chars = stats.chars(&out, n) as usize;
         let is_title_copy =
             matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
         let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
@@ -429,15 +433,14 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         // A paragraph, heading or list item that is nothing but a link points elsewhere
         // ("Read more: …", a related story).
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
-            && stats.chars(&out, n) > 0
+            && chars > 0
             && stats.prose(&out, n) == 0;
-        if is_title_copy
-            || boilerplate
-            || link_only
-            || is_dateline(&out, n)
-            || author_key.as_deref().is_some_and(|a| is_byline(&out, n, a))
-        {
+        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
+        let byline =
+            author_key.as_deref().is_some_and(|a| chars <= a.len() + BYLINE_EXTRA_CHARS && is_byline(&out, n, a));
+        if is_title_copy || boilerplate || link_only || dateline || byline {
             marks[n.index()] = Mark::Drop;
+            i = out.node(n).end.0;
         }
     }
     let mut fragment = String::with_capacity(readable_html.len());
@@ -468,8 +471,11 @@ fn is_byline(doc: &Document, n: NodeId, author_key: &str) -> bool {
         return false;
     }
     let text = title_key_of(doc, n);
-    text.contains(author_key) && text.len() <= author_key.len() + 24
+    text.contains(author_key) && text.len() <= author_key.len() + BYLINE_EXTRA_CHARS
 }
+
+/// What a byline may hold besides the author's name (`By`, a dash, the agency).
+const BYLINE_EXTRA_CHARS: usize = 24;
 
 fn title_key_of(doc: &Document, n: NodeId) -> String {
     title_key(&doc.text(n))
