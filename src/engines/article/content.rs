@@ -49,87 +49,19 @@ const FURNITURE_ROLES: &[&str] = &[
 
 /// Class and id words of boilerplate blocks: comments, sharing, related and recommended
 /// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
+#[rustfmt::skip]
 const BOILERPLATE_WORDS: &[&str] = &[
-    // comments
-    "comment",
-    "comments",
-    "commentlist",
-    "disqus",
-    "respond",
-    "replies",
-    // sharing and social
-    "share",
-    "shares",
-    "sharing",
-    "sharebar",
-    "sharethis",
-    "addthis",
-    "social",
-    "socials",
-    "sociallinks",
-    // related, recommended, popular
-    "related",
-    "relatedposts",
-    "recommended",
-    "recommendations",
-    "recirc",
-    "trending",
-    "popular",
-    "mostpopular",
-    "outbrain",
-    "taboola",
-    "promo",
-    "promos",
-    // newsletter, subscription, consent
-    "newsletter",
-    "subscribe",
-    "subscription",
-    "signup",
-    "paywall",
-    "cookie",
-    "cookies",
-    "consent",
-    "gdpr",
-    "popup",
-    "modal",
-    "overlay",
-    // advertising
-    "ad",
-    "ads",
-    "advert",
-    "advertisement",
-    "advertising",
-    "adsbygoogle",
-    "sponsor",
-    "sponsored",
-    "dfp",
-    // navigation
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "breadcrumb",
-    "breadcrumbs",
-    "pagination",
-    "pager",
-    "sidebar",
-    "footer",
-    "masthead",
-    "toolbar",
-    "skip",
-    // bylines, dates, tags
-    "byline",
-    "dateline",
-    "timestamp",
-    "date",
-    "meta",
-    "tags",
-    "taglist",
-    "keywords",
-    // hidden
-    "hidden",
-    "hide",
-    "invisible",
+    "comment", "comments", "commentlist", "disqus", "respond", "replies",
+    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
+    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
+    "outbrain", "taboola", "promo", "promos",
+    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
+    "popup", "modal", "overlay",
+    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
+    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
+    "footer", "masthead", "toolbar", "skip",
+    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    "hidden", "hide", "invisible",
 ];
 /// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
 const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
@@ -264,6 +196,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
             n += 1;
             continue;
         };
+        let words = class_words(doc, id);
         let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
         // The wrappers of the headline are the article's, whatever their class says.
         let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
@@ -273,7 +206,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
-                    || (!holds_title && is_boilerplate_class(&class_words(doc, id)))
+                    || (!holds_title && is_boilerplate_class(&words))
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || is_lazy_placeholder(doc, id)
@@ -282,7 +215,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
             marks[id.index()] = Mark::Drop;
             n = doc.node(id).end.0;
         } else {
-            if is_embed(&class_words(doc, id)) {
+            if is_embed(&words) {
                 marks[id.index()] = Mark::Unclassed;
             }
             n += 1;

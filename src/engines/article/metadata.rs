@@ -162,7 +162,7 @@ fn walk_ld(value: &Value, out: &mut Vec<LdNode>, depth: usize) {
                 let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
                 out.push(LdNode {
                     rank,
-                    headline: text("headline").or_else(|| text("name")).map(|s| collapse_whitespace(s)),
+                    headline: text("headline").or_else(|| text("name")).map(collapse_whitespace),
                     authors: object.get("author").or_else(|| object.get("creator")).map(ld_names).unwrap_or_default(),
                     date_published: text("datePublished")
                         .or_else(|| text("dateCreated"))
@@ -401,10 +401,8 @@ pub fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
         let mut word = String::new();
         let mut previous_lower = false;
         for c in value.chars() {
-            if !c.is_alphanumeric() || (c.is_uppercase() && previous_lower) {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
+            if (!c.is_alphanumeric() || (c.is_uppercase() && previous_lower)) && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
             }
             if c.is_alphanumeric() {
                 word.extend(c.to_lowercase());
