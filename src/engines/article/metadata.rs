@@ -41,10 +41,16 @@ impl MetaTags {
             }
             let value = match (doc.attr(n, "datetime"), doc.attr(n, "content")) {
                 (Some(v), _) | (None, Some(v)) => v.trim().to_string(),
-                _ => doc.text(n),
+                // A Person's name, not the whole card with its biography.
+                _ => doc
+                    .descendants(n)
+                    .find(|&d| doc.attr(d, "itemprop") == Some("name"))
+                    .map_or_else(|| doc.text(n), |d| doc.text(d)),
             };
             if !value.is_empty() {
-                entries.push((prop, value));
+                // Visible microdata authors rank after the meta tags (`microdata:author`).
+                let key = if prop == "author" { "microdata:author".to_string() } else { prop };
+                entries.push((key, value));
             }
         }
         let mut tags = MetaTags { entries };
@@ -247,6 +253,7 @@ const AUTHOR_META: &[&str] = &[
     "dcterms.creator",
     "byl",
     "citation_author",
+    "microdata:author",
 ];
 const IMAGE_META: &[&str] =
     &["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src", "image"];
@@ -363,13 +370,25 @@ fn headline_node(doc: &Document, candidates: &[String]) -> Option<NodeId> {
 
 /// `By Jane Doe` → `Jane Doe`.
 fn strip_by(text: &str) -> &str {
-    let lower = text.to_lowercase();
-    for prefix in ["by ", "von ", "por ", "par ", "di ", "door ", "av "] {
-        if lower.starts_with(prefix) {
-            return text[prefix.len()..].trim();
-        }
-    }
-    text.trim()
+    let text = text.trim();
+    const PREFIXES: &[&str] = &[
+        "written by ",
+        "posted by ",
+        "published by ",
+        "story by ",
+        "by: ",
+        "by ",
+        "von ",
+        "por ",
+        "par ",
+        "di ",
+        "door ",
+        "av ",
+    ];
+    PREFIXES
+        .iter()
+        .find(|p| text.get(..p.len()).is_some_and(|head| head.eq_ignore_ascii_case(p)))
+        .map_or(text, |p| text[p.len()..].trim())
 }
 
 /// A visible byline: `rel=author` links, then `itemprop=author`-less `class="byline|author"`.
@@ -497,6 +516,18 @@ mod tests {
         let node = meta.title_node.unwrap();
         assert!(d.ancestors(node).any(|a| d.is_tag(a, "article")));
         assert_eq!(meta.title.as_deref(), Some("Storm hits the coast"));
+    }
+
+    #[test]
+    fn authors_come_without_by_lines_and_biographies() {
+        let d = doc(r#"<body><div itemprop="author" itemscope itemtype="http://schema.org/Person">
+            <span itemprop="name">Dr. Zhao</span><p>A technical blog about computer vision.</p></div></body>"#);
+        assert_eq!(collect(&d, None).author.as_deref(), Some("Dr. Zhao"));
+        let d = doc(r#"<head><meta name="author" content="Written by κeen"></head>
+            <body><div itemprop="author">Someone Else</div></body>"#);
+        assert_eq!(collect(&d, None).author.as_deref(), Some("κeen"), "meta tags rank before visible microdata");
+        assert_eq!(strip_by("BY: Jane Doe"), "Jane Doe");
+        assert_eq!(strip_by("İstanbul Bureau"), "İstanbul Bureau");
     }
 
     #[test]
