@@ -1,5 +1,6 @@
 //! The command line (a contract: DESIGN.md lists it, scripts and evaluations call it).
 
+mod eval;
 mod extract;
 mod inspect;
 mod rule;
@@ -71,6 +72,11 @@ pub enum Command {
         #[command(subcommand)]
         command: RuleCommand,
     },
+    /// Score the engines on a corpus laid out like the development corpus.
+    Eval {
+        /// The corpus directory (with `articles/`, `dates/`, `lists/`).
+        corpus_dir: PathBuf,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -81,5 +87,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             extract::run(&source, base_url.as_ref(), algorithm, rule.as_deref(), format)
         }
         Command::Rule { command } => rule::run(command),
+        Command::Eval { corpus_dir } => eval::run(&corpus_dir),
     }
 }

@@ -30,3 +30,5 @@ pub struct Extraction {
     pub engine: Engine,
     pub confidence: f32,
 }
+
+pub mod article;
