@@ -6,6 +6,8 @@
 //! - `article`: the main content and metadata of an article page;
 //! - `choose`: which engine serves a page.
 
+pub mod timepattern;
+
 use serde::Serialize;
 
 use crate::model::Page;
