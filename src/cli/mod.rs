@@ -1,5 +1,7 @@
 //! The command line (a contract: DESIGN.md lists it, scripts and evaluations call it).
 
+mod eval;
+mod extract;
 mod inspect;
 mod serve;
 mod source;
@@ -9,6 +11,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use url::Url;
 
+pub use extract::Algorithm;
 pub use source::{Source, load};
 
 #[derive(Debug, Parser)]
@@ -43,11 +46,40 @@ pub enum Command {
         #[arg(long, default_value = "json")]
         format: String,
     },
+    /// Print the feed of a page.
+    Extract {
+        /// A URL or a local file (`.gz` files are decompressed).
+        source: String,
+        /// Where a local file lives, for resolving its links.
+        #[arg(long)]
+        base_url: Option<Url>,
+        /// Which engine extracts the items.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+        algorithm: Algorithm,
+        /// Feed format: rss, atom or json (JSON Feed 1.1).
+        #[arg(long, default_value = "rss")]
+        format: crate::feed::Format,
+    },
+    /// Score the engines on a corpus laid out like ../shared/corpus/.
+    Eval {
+        /// The corpus directory.
+        corpus_dir: PathBuf,
+        /// Which engine extracts the items.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+        algorithm: Algorithm,
+        /// Print the scores as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { config, listen, db } => serve::run(config, listen, db),
         Command::Inspect { source, base_url, format } => inspect::run(&source, base_url.as_ref(), &format),
+        Command::Extract { source, base_url, algorithm, format } => {
+            extract::run(&source, base_url.as_ref(), algorithm, format)
+        }
+        Command::Eval { corpus_dir, algorithm, json } => eval::run(&corpus_dir, algorithm, json),
     }
 }

@@ -1,0 +1,763 @@
+//! Item extraction between time nodes (paper §2.2.3, Figure 6) and the choice of the blocks
+//! that are the page's item lists.
+//!
+//! Figure 6 takes every `<a>` between one time node's upper bound and the next one's as an
+//! item. Real pages need more, so each block is read as a list of *records*:
+//!
+//! 1. The block's container is the common ancestor of its time nodes; each time node lies in
+//!    one child of it (its *slot*). The items are the container's children from one item's
+//!    first slot to the next item's (Figure 6's bounds).
+//! 2. Where an item starts relative to its date is the same for every item of a list: the
+//!    headline is in the date's slot (`<li>date <a>title</a></li>`, `<article>`), or a fixed
+//!    number of slots before or after it (`<h2><a>title</a></h2><p>date</p><p>excerpt</p>`).
+//!    That offset is the one whose slots hold the best headline links over the whole block.
+//! 3. The headline is the item's best headline link — in a heading, long, never "read more",
+//!    a comment count, or a category, tag, author or archive link.
+//!
+//! Which blocks are the page's item lists (paper: "select all groups, or one group by a
+//! heuristic rule") is decided by a score: how many items with a headline the block yields,
+//! the share of its time nodes that yield one, the length of titles and item text, the date
+//! precision, and where the block sits — blocks inside sidebars, footers, navigation or comment
+//! sections count far less. The best block is taken, and other blocks that are lists of the
+//! same page (sections of a news portal, or the same list with another date format) join it.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+use url::Url;
+
+use super::blocks::{self, Block};
+use super::dates::{DateContext, Precision};
+use super::db::TimePatternDb;
+use super::discover::{self, TimeNode, TimeSource};
+use super::links::{Link, page_links};
+use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::engines::{Engine, Extraction};
+use crate::model::{Item, Page, Subject};
+
+/// Longest description kept, in characters.
+const MAX_DESCRIPTION_CHARS: usize = 1000;
+/// A record of one item holds at most this many dates ("created", "updated", "original").
+const MAX_DATES_PER_RECORD: usize = 3;
+/// How far (in slots) an item's headline may be from its date in a singleton block.
+const SINGLETON_WINDOW: isize = 3;
+
+/// Class/id words of containers that hold no item list of the page.
+const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
+/// Class/id words of containers that usually repeat other lists ("recent posts").
+const SECONDARY: &[&str] = &["recent", "popular", "trending", "hot", "latest-", "most-", "aside", "archive-list"];
+const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
+
+/// What the engine saw on a page: the time nodes, the groups and blocks with their scores,
+/// and the extraction.
+#[derive(Debug, Serialize)]
+pub struct Analysis {
+    pub time_nodes: Vec<TimeNode>,
+    pub groups: Vec<GroupReport>,
+    pub extraction: Extraction,
+}
+
+#[derive(Debug, Serialize)]
+pub struct GroupReport {
+    /// The pattern shared by the group (`yyyy-##-##`; `##` is a day or month), or `tag@attr`.
+    pub key: String,
+    pub time_nodes: usize,
+    pub order: Option<super::db::Order>,
+    pub blocks: Vec<BlockReport>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BlockReport {
+    /// Address of the block's container.
+    pub container: String,
+    /// Items (records) of the block and how many of them have a headline link.
+    pub records: usize,
+    pub items: usize,
+    pub score: f32,
+    pub selected: bool,
+}
+
+/// Extract the page's items by its dates.
+pub fn extract(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Extraction {
+    analyze(doc, db, context).extraction
+}
+
+/// Everything the engine found, for `inspect` and for tuning.
+pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Analysis {
+    let mut nodes = discover::discover(doc, db, context);
+    let page_lang = doc.lang();
+    let groups = discover::group(&mut nodes, db, context, page_lang.as_deref());
+    let links = page_links(doc);
+    let view = PageView { doc, nodes: &nodes, links: &links };
+
+    // Every block of every group, read as a list and scored.
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let blocks = view.divide(&group.nodes);
+        let slot_depth = view.slot_depth(&group.nodes, &blocks);
+        for block in blocks {
+            let records: Vec<Vec<usize>> =
+                block.units.iter().map(|u| u.clone().map(|i| group.nodes[i]).collect()).collect();
+            let list = view.read_list(&records, slot_depth);
+            let score = view.score(&list);
+            candidates.push(Candidate { group: g, list, score, selected: false });
+        }
+    }
+    let chosen = select(&view, &mut candidates);
+
+    // The chosen time nodes together, divided again: one subject per block.
+    let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
+    let mut confidence = 0.0;
+    if !chosen.is_empty() {
+        let blocks = view.divide(&chosen);
+        let slot_depth = view.slot_depth(&chosen, &blocks);
+        let mut seen: HashSet<Url> = HashSet::new();
+        for block in &blocks {
+            let records: Vec<Vec<usize>> = block.units.iter().map(|u| u.clone().map(|i| chosen[i]).collect()).collect();
+            let list = view.read_list(&records, slot_depth);
+            let items: Vec<Item> = list
+                .records
+                .iter()
+                .filter_map(|r| view.item(r))
+                .filter(|item| item.link.as_ref().is_some_and(|l| seen.insert(l.clone())))
+                .collect();
+            if !items.is_empty() {
+                page.subjects.push(Subject { title: view.subject_title(&list), items });
+            }
+        }
+        page.date = page.items().filter_map(|i| i.date).max();
+        let best = candidates.iter().filter(|c| c.selected).map(|c| c.score).fold(0.0, f32::max);
+        confidence = view.confidence(&candidates, best, page.item_count());
+    }
+    let reports = groups
+        .iter()
+        .enumerate()
+        .map(|(g, group)| GroupReport {
+            key: group.key.clone(),
+            time_nodes: group.nodes.len(),
+            order: group.order,
+            blocks: candidates
+                .iter()
+                .filter(|c| c.group == g)
+                .map(|c| BlockReport {
+                    container: doc.address(c.list.container).to_string(),
+                    records: c.list.records.len(),
+                    items: c.list.with_headline(),
+                    score: (c.score * 100.0).round() / 100.0,
+                    selected: c.selected,
+                })
+                .collect(),
+        })
+        .collect();
+    let extraction = Extraction { page, engine: Engine::TimePattern, confidence };
+    Analysis { time_nodes: nodes, groups: reports, extraction }
+}
+
+/// A block of a group, read as a list, with its score.
+struct Candidate {
+    group: usize,
+    list: List,
+    score: f32,
+    selected: bool,
+}
+
+/// A block read as a list of records.
+struct List {
+    /// The common ancestor of the block's time nodes.
+    container: NodeId,
+    records: Vec<Record>,
+    /// Off-list (sidebar …) = 0.15, secondary ("recent posts") = 0.5, else 1.
+    placement: f32,
+}
+
+impl List {
+    fn with_headline(&self) -> usize {
+        self.records.iter().filter(|r| r.headline.is_some()).count()
+    }
+}
+
+/// One item: its time nodes, where it is, and its headline link.
+struct Record {
+    /// The time node whose date is the item's (the purest of the record).
+    anchor: usize,
+    dates: Vec<usize>,
+    /// The item's extent in pre-order: `start..end`.
+    start: NodeId,
+    end: NodeId,
+    headline: Option<usize>,
+}
+
+struct PageView<'a> {
+    doc: &'a Document,
+    nodes: &'a [TimeNode],
+    links: &'a [Link],
+}
+
+impl PageView<'_> {
+    /// Figure 5 over some time nodes (indexes into `nodes`, in page order).
+    fn divide(&self, members: &[usize]) -> Vec<Block> {
+        let addresses: Vec<_> = members.iter().map(|&i| self.nodes[i].address.clone()).collect();
+        let unit = |run: std::ops::Range<usize>, column: usize| self.record_signature(&members[run], column);
+        blocks::divide(&addresses, &unit)
+    }
+
+    /// `Some(signature)` when the time nodes (which agree on their address up to `column`) are
+    /// one record: a lone node, or up to three dates of different kinds (the post's date and
+    /// the original's), or of one kind with no headline between them ("created … updated").
+    /// Two dates of one kind with a headline between are two items: a list.
+    /// The signature is the path to the record's first date: records of one list share it.
+    fn record_signature(&self, run: &[usize], column: usize) -> Option<String> {
+        let top = self.ancestor_at_depth(self.nodes[run[0]].node, column as u32 + 1);
+        let paths: Vec<String> = run.iter().map(|&i| self.tag_path(top, self.nodes[i].node)).collect();
+        if run.len() > 1 {
+            if run.len() > MAX_DATES_PER_RECORD {
+                return None;
+            }
+            let kinds_differ = paths.windows(2).any(|w| w[0] != w[1]);
+            let first = self.nodes[run[0]].node;
+            let last = self.nodes[run[run.len() - 1]].node;
+            let headline_between =
+                self.links_between(first, last).any(|l| l.is_headline() && !self.doc.contains(l.node, first));
+            if !kinds_differ && headline_between {
+                return None;
+            }
+        }
+        paths.into_iter().next()
+    }
+
+    fn links_between(&self, first: NodeId, last: NodeId) -> impl Iterator<Item = &Link> {
+        let from = self.links.partition_point(|l| l.node <= first);
+        self.links[from..].iter().take_while(move |l| l.node < last)
+    }
+
+    fn ancestor_at_depth(&self, node: NodeId, depth: u32) -> NodeId {
+        std::iter::once(node).chain(self.doc.ancestors(node)).find(|&a| self.doc.node(a).depth <= depth).unwrap_or(node)
+    }
+
+    /// Tag names from `top` (excluded) down to `node`: `div/p/#text`.
+    fn tag_path(&self, top: NodeId, node: NodeId) -> String {
+        let mut parts: Vec<&str> = std::iter::once(node)
+            .chain(self.doc.ancestors(node))
+            .take_while(|&a| a != top)
+            .map(|a| self.doc.tag(a).unwrap_or("#text"))
+            .collect();
+        parts.reverse();
+        parts.join("/")
+    }
+
+    /// How far above its anchor a record's slot is, from the blocks with several records;
+    /// used for blocks of one record, which have no container of their own.
+    fn slot_depth(&self, members: &[usize], blocks: &[Block]) -> Option<u32> {
+        let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+        for block in blocks.iter().filter(|b| b.units.len() > 1) {
+            let nodes: Vec<NodeId> = block.range().map(|i| self.nodes[members[i]].node).collect();
+            let container = nodes.iter().fold(nodes[0], |acc, &n| self.doc.common_ancestor(acc, n));
+            for &n in &nodes {
+                let up = self.doc.node(n).depth.saturating_sub(self.doc.node(container).depth + 1);
+                *counts.entry(up).or_default() += 1;
+            }
+        }
+        counts.into_iter().max_by_key(|&(up, count)| (count, std::cmp::Reverse(up))).map(|(up, _)| up)
+    }
+
+    fn anchor_of(&self, record: &[usize]) -> usize {
+        // The purest date, the first on ties; visible dates before invisible ones.
+        *record
+            .iter()
+            .max_by(|&&a, &&b| {
+                let key = |i: usize| {
+                    let n = &self.nodes[i];
+                    (n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
+                };
+                key(a).cmp(&key(b)).then(b.cmp(&a))
+            })
+            .expect("records are not empty")
+    }
+
+    /// Read a block (its records as time-node indexes) as a list of items.
+    fn read_list(&self, records: &[Vec<usize>], slot_depth: Option<u32>) -> List {
+        let doc = self.doc;
+        let anchors: Vec<usize> = records.iter().map(|r| self.anchor_of(r)).collect();
+        let all: Vec<NodeId> = records.iter().flatten().map(|&i| self.nodes[i].node).collect();
+        // The container and each record's slot (the container's child holding it).
+        let (container, slots): (NodeId, Vec<NodeId>) = if records.len() > 1 {
+            let container = all.iter().fold(all[0], |acc, &n| doc.common_ancestor(acc, n));
+            let slots = anchors.iter().map(|&a| self.child_towards(container, self.nodes[a].node)).collect();
+            (container, slots)
+        } else {
+            let slot = self.lone_slot(self.nodes[anchors[0]].node, records, slot_depth);
+            (doc.parent(slot).unwrap_or(doc.root()), vec![slot])
+        };
+        let children: Vec<NodeId> =
+            doc.children(container).iter().copied().filter(|&c| doc.is_element(c) || doc.is_content_text(c)).collect();
+        let position = |slot: NodeId| children.iter().position(|&c| c == slot);
+        // Records that share a slot are one item.
+        let mut merged: Vec<(usize, Vec<usize>, usize)> = Vec::new(); // (slot index, dates, anchor)
+        for ((record, &anchor), &slot) in records.iter().zip(&anchors).zip(&slots) {
+            let Some(p) = position(slot) else { continue };
+            match merged.last_mut() {
+                Some((last, dates, _)) if *last == p => dates.extend(record),
+                _ => merged.push((p, record.clone(), anchor)),
+            }
+        }
+        let placement = self.placement(container, slots.first().copied());
+        if merged.is_empty() {
+            return List { container, records: Vec::new(), placement };
+        }
+        let offset = self.headline_offset(&children, &merged);
+        let starts: Vec<usize> = merged.iter().map(|(p, _, _)| (*p as isize + offset.min(0)).max(0) as usize).collect();
+        let period = median_gap(&starts).max(1);
+        let mut out = Vec::new();
+        for (k, (p, dates, anchor)) in merged.iter().enumerate() {
+            let start = starts[k];
+            let end = match starts.get(k + 1) {
+                Some(&next) => next.max(start + 1),
+                None => (start + period).min(children.len()).max(start + 1),
+            }
+            .min(children.len());
+            let first = children[start];
+            let last = children[end - 1];
+            let (start_node, end_node) = (first, doc.node(last).end);
+            let target = *p as isize + offset;
+            let in_target = (0..children.len() as isize).contains(&target).then(|| children[target as usize]);
+            let headline = self.best_headline(start_node, end_node, in_target, &self.nodes[*anchor]);
+            let mut dates = dates.clone();
+            dates.sort();
+            out.push(Record { anchor: *anchor, dates, start: start_node, end: end_node, headline });
+        }
+        // The headline path shared by most items wins over a locally better link.
+        self.align_headlines(&mut out);
+        List { container, records: out, placement }
+    }
+
+    /// The child of `ancestor` on the way down to `node`.
+    fn child_towards(&self, ancestor: NodeId, node: NodeId) -> NodeId {
+        std::iter::once(node)
+            .chain(self.doc.ancestors(node))
+            .find(|&a| self.doc.parent(a) == Some(ancestor))
+            .unwrap_or(node)
+    }
+
+    /// The slot of a record alone in its block: as high above its date as the slots of the
+    /// page's other lists, else the highest ancestor that still holds one headline and no
+    /// other date.
+    fn lone_slot(&self, anchor: NodeId, records: &[Vec<usize>], slot_depth: Option<u32>) -> NodeId {
+        let doc = self.doc;
+        if let Some(up) = slot_depth {
+            let mut slot = anchor;
+            for _ in 0..up {
+                match doc.parent(slot) {
+                    Some(p) if doc.parent(p).is_some() => slot = p,
+                    _ => break,
+                }
+            }
+            return slot;
+        }
+        let own: HashSet<NodeId> = records.iter().flatten().map(|&i| self.nodes[i].node).collect();
+        let mut slot = anchor;
+        while let Some(parent) = doc.parent(slot) {
+            if doc.tag(parent).is_none_or(|t| t == "body" || t == "html") {
+                break;
+            }
+            let other_date = self.nodes.iter().any(|n| doc.contains(parent, n.node) && !own.contains(&n.node));
+            let headlines: HashSet<&Url> = self.headlines_in(parent, doc.node(parent).end).map(|l| &l.url).collect();
+            if other_date || headlines.len() > 1 {
+                break;
+            }
+            slot = parent;
+        }
+        slot
+    }
+
+    fn headlines_in(&self, start: NodeId, end: NodeId) -> impl Iterator<Item = &Link> {
+        let from = self.links.partition_point(|l| l.node < start);
+        self.links[from..].iter().take_while(move |l| l.node < end).filter(|l| l.is_headline())
+    }
+
+    /// The offset (in slots) from a record's date slot to its headline slot that gives the
+    /// block the best headlines; ties go to the nearer offset, then to the headline first.
+    fn headline_offset(&self, children: &[NodeId], merged: &[(usize, Vec<usize>, usize)]) -> isize {
+        let positions: Vec<usize> = merged.iter().map(|(p, _, _)| *p).collect();
+        let typical = median_gap(&positions) as isize;
+        let mut support: BTreeMap<isize, f32> = BTreeMap::new();
+        for (k, &p) in positions.iter().enumerate() {
+            let p = p as isize;
+            let low = match k {
+                0 if positions.len() > 1 => -(typical - 1),
+                0 => -SINGLETON_WINDOW,
+                _ => positions[k - 1] as isize - p + 1,
+            };
+            let high = match positions.get(k + 1) {
+                Some(&next) => next as isize - p - 1,
+                None if positions.len() > 1 => typical - 1,
+                None => SINGLETON_WINDOW,
+            };
+            for offset in low..=high {
+                let target = p + offset;
+                if !(0..children.len() as isize).contains(&target) {
+                    continue;
+                }
+                let child = children[target as usize];
+                let best = self.headlines_in(child, self.doc.node(child).end).map(|l| l.quality).fold(0.0, f32::max);
+                *support.entry(offset).or_default() += best;
+            }
+        }
+        support
+            .into_iter()
+            .max_by(|(a, sa), (b, sb)| sa.total_cmp(sb).then_with(|| b.abs().cmp(&a.abs())).then_with(|| b.cmp(a)))
+            .map_or(0, |(offset, _)| offset)
+    }
+
+    /// The best headline link of an item: in its headline slot if it has one there.
+    fn best_headline(&self, start: NodeId, end: NodeId, slot: Option<NodeId>, date: &TimeNode) -> Option<usize> {
+        let from = self.links.partition_point(|l| l.node < start);
+        let candidates = (from..self.links.len())
+            .take_while(|&i| self.links[i].node < end)
+            .filter(|&i| self.links[i].is_headline())
+            // A link that is only the date ("2021-05-04" linking to the post) is no headline.
+            .filter(|&i| !title_of(self.doc, &self.links[i], date).is_empty());
+        let in_slot = |i: usize| slot.is_some_and(|s| self.doc.contains(s, self.links[i].node));
+        candidates.max_by(|&a, &b| {
+            let key = |i: usize| (in_slot(i), self.links[i].quality);
+            let (sa, qa) = key(a);
+            let (sb, qb) = key(b);
+            sa.cmp(&sb).then(qa.total_cmp(&qb)).then(b.cmp(&a))
+        })
+    }
+
+    /// Where most records found their headline (tag path from the record's start), every
+    /// record takes a link on that path when it has one.
+    fn align_headlines(&self, records: &mut [Record]) {
+        if records.len() < 2 {
+            return;
+        }
+        let path_of =
+            |r: &Record, link: usize| self.tag_path(self.doc.parent(r.start).unwrap_or(r.start), self.links[link].node);
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for r in records.iter() {
+            if let Some(h) = r.headline {
+                *counts.entry(path_of(r, h)).or_default() += 1;
+            }
+        }
+        let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
+        if count * 2 <= records.len() {
+            return;
+        }
+        for r in records.iter_mut() {
+            if r.headline.is_some_and(|h| path_of(r, h) == path) {
+                continue;
+            }
+            let date = &self.nodes[r.anchor];
+            let from = self.links.partition_point(|l| l.node < r.start);
+            let on_path = (from..self.links.len())
+                .take_while(|&i| self.links[i].node < r.end)
+                .filter(|&i| self.links[i].is_headline() && !title_of(self.doc, &self.links[i], date).is_empty())
+                .find(|&i| path_of(r, i) == path);
+            if let Some(link) = on_path {
+                r.headline = Some(link);
+            }
+        }
+    }
+
+    /// Whether the container sits in a sidebar, footer, navigation or comment section.
+    fn placement(&self, container: NodeId, slot: Option<NodeId>) -> f32 {
+        let doc = self.doc;
+        let mut placement: f32 = 1.0;
+        let chain = slot.into_iter().chain(std::iter::once(container)).chain(doc.ancestors(container));
+        for node in chain {
+            let Some(tag) = doc.tag(node) else { continue };
+            if tag == "body" || tag == "html" {
+                break;
+            }
+            let words =
+                format!("{} {}", doc.attr(node, "class").unwrap_or_default(), doc.attr(node, "id").unwrap_or_default())
+                    .to_ascii_lowercase();
+            if OFF_LIST_TAGS.contains(&tag) || OFF_LIST.iter().any(|w| words.contains(w)) {
+                placement = placement.min(0.15);
+            } else if SECONDARY.iter().any(|w| words.contains(w)) {
+                placement = placement.min(0.5);
+            }
+        }
+        placement
+    }
+
+    /// How much a block looks like the page's item list.
+    fn score(&self, list: &List) -> f32 {
+        let items: Vec<&Record> = list.records.iter().filter(|r| r.headline.is_some()).collect();
+        if items.is_empty() {
+            return 0.0;
+        }
+        let distinct: HashSet<&Url> = items.iter().filter_map(|r| r.headline.map(|h| &self.links[h].url)).collect();
+        let valid = distinct.len() as f32;
+        let share = valid / list.records.len() as f32;
+        let title_chars: f32 =
+            items.iter().filter_map(|r| r.headline).map(|h| self.links[h].text.chars().count() as f32).sum::<f32>()
+                / items.len() as f32;
+        let title_factor = if title_chars < 4.0 { 0.3 } else { 1.0 };
+        let text_chars: f32 =
+            items.iter().map(|r| self.text_chars(r.start, r.end) as f32).sum::<f32>() / items.len() as f32;
+        let text_factor = 1.0 + 0.25 * (1.0 + text_chars / 100.0).ln();
+        let precision = {
+            let anchors: Vec<&TimeNode> = items.iter().map(|r| &self.nodes[r.anchor]).collect();
+            let coarse = anchors.iter().filter(|n| n.precision < Precision::Day).count();
+            let hidden = anchors.iter().filter(|n| n.source == TimeSource::Attribute).count();
+            let mut factor = 1.0;
+            if coarse * 2 > anchors.len() {
+                factor *= 0.4;
+            }
+            if hidden * 2 > anchors.len() {
+                factor *= 0.7;
+            }
+            factor
+        };
+        valid * share * share * title_factor * text_factor * precision * list.placement
+    }
+
+    fn text_chars(&self, start: NodeId, end: NodeId) -> usize {
+        (start.0..end.0).filter_map(|i| self.doc.text_node(NodeId(i))).map(|t| t.trim().chars().count()).sum()
+    }
+
+    /// 0 to 1: how clearly the page's list was found.
+    fn confidence(&self, candidates: &[Candidate], best: f32, items: usize) -> f32 {
+        let Some(chosen) = candidates.iter().find(|c| c.selected && c.score >= best) else { return 0.0 };
+        let share = chosen.list.with_headline() as f32 / chosen.list.records.len().max(1) as f32;
+        let size = (items as f32 / 5.0).min(1.0);
+        // A rival list nearly as good as the chosen one makes the choice doubtful.
+        let rival = candidates.iter().filter(|c| !c.selected).map(|c| c.score).fold(0.0, f32::max);
+        let margin = if best > 0.0 { 1.0 - 0.5 * (rival / best).min(1.0) } else { 0.0 };
+        (share * size.sqrt() * margin * chosen.list.placement).clamp(0.0, 1.0)
+    }
+
+    /// A record as a feed item.
+    fn item(&self, record: &Record) -> Option<Item> {
+        let doc = self.doc;
+        let link = &self.links[record.headline?];
+        let date_node = &self.nodes[record.anchor];
+        let title = title_of(doc, link, date_node);
+        if title.is_empty() {
+            return None;
+        }
+        let mut item = Item::new(title);
+        item.link = Some(link.url.clone());
+        item.date = Some(date_node.date);
+        item.description = self.description(record, link);
+        item.author = self.author(record);
+        Some(item)
+    }
+
+    /// The item's text without its title, its dates and its "read more" / tag links; plain
+    /// text, HTML-escaped (a feed description is HTML).
+    fn description(&self, record: &Record, headline: &Link) -> Option<String> {
+        let doc = self.doc;
+        // A link that wraps the whole item gives up only its heading; otherwise the link goes,
+        // with its heading when the heading is only the link.
+        let title_node = match heading_inside(doc, headline.node) {
+            Some(heading) => heading,
+            None => doc
+                .parent(headline.node)
+                .filter(|&p| is_heading(doc, p) && doc.text(p) == headline.text)
+                .unwrap_or(headline.node),
+        };
+        let mut skip: Vec<NodeId> = vec![title_node];
+        skip.extend(record.dates.iter().map(|&d| self.nodes[d].node));
+        let from = self.links.partition_point(|l| l.node < record.start);
+        skip.extend(
+            self.links[from..].iter().take_while(|l| l.node < record.end).filter(|l| !l.is_headline()).map(|l| l.node),
+        );
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = record.start.0;
+        while i < record.end.0 {
+            let id = NodeId(i);
+            let node = doc.node(id);
+            let hidden = doc.tag(id).is_some_and(|t| matches!(t, "script" | "style" | "template" | "noscript"));
+            if skip.contains(&id) || hidden || is_share_widget(doc, id) {
+                i = node.end.0;
+                continue;
+            }
+            if let Some(text) = doc.text_node(id) {
+                let text = collapse_whitespace(text);
+                if !text.is_empty() {
+                    parts.push(text);
+                }
+            }
+            i += 1;
+        }
+        let text = parts.join(" ");
+        let text = text.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c));
+        if text.chars().count() < 2 {
+            return None;
+        }
+        let text: String = if text.chars().count() > MAX_DESCRIPTION_CHARS {
+            text.chars().take(MAX_DESCRIPTION_CHARS).collect::<String>() + "…"
+        } else {
+            text.to_string()
+        };
+        Some(escape_html(&text))
+    }
+
+    /// An author named in the item (`rel=author`, `itemprop=author`, class `author`).
+    fn author(&self, record: &Record) -> Option<String> {
+        let doc = self.doc;
+        (record.start.0..record.end.0).map(NodeId).find_map(|id| {
+            let marked = doc.attr(id, "rel").is_some_and(|r| r.split_whitespace().any(|w| w == "author"))
+                || doc.attr(id, "itemprop").is_some_and(|p| p == "author")
+                || doc.attr(id, "class").is_some_and(|c| c.split_whitespace().any(|w| w == "author" || w == "byline"));
+            if !marked {
+                return None;
+            }
+            let name = doc.text(id);
+            (!name.is_empty() && name.chars().count() <= 60).then_some(name)
+        })
+    }
+
+    /// The subject title of a block (paper: FindSubject): the nearest heading before the
+    /// block's first item, among the preceding siblings of the container and its ancestors.
+    fn subject_title(&self, list: &List) -> Option<String> {
+        let doc = self.doc;
+        let first = list.records.first()?.start;
+        let mut node = first;
+        for _ in 0..4 {
+            let parent = doc.parent(node)?;
+            if doc.tag(parent).is_none_or(|t| t == "body" || t == "html") {
+                return None;
+            }
+            let siblings = doc.children(parent);
+            let at = siblings.iter().position(|&c| c == node).unwrap_or(0);
+            for &sibling in siblings[..at].iter().rev().take(6) {
+                // A sibling with several headlines is another list (or a featured item), not a
+                // title; a section heading may link to its section.
+                if self.headlines_in(sibling, doc.node(sibling).end).nth(1).is_some() {
+                    return None;
+                }
+                if let Some(title) = self.heading_in(sibling) {
+                    return Some(title);
+                }
+            }
+            node = parent;
+        }
+        None
+    }
+
+    fn heading_in(&self, node: NodeId) -> Option<String> {
+        let doc = self.doc;
+        let is_heading = |n: NodeId| {
+            doc.tag(n).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "caption" | "legend"))
+        };
+        let heading = std::iter::once(node).chain(doc.descendants(node)).filter(|&n| is_heading(n)).last()?;
+        let text = doc.text(heading);
+        (!text.is_empty() && text.chars().count() <= 80).then_some(text)
+    }
+}
+
+/// Choose the blocks that are the page's item lists; returns their time nodes in page order.
+fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|&a, &b| candidates[b].score.total_cmp(&candidates[a].score));
+    let Some(&best) = order.first() else { return Vec::new() };
+    if candidates[best].score <= 0.0 || candidates[best].list.with_headline() < 2 {
+        return Vec::new();
+    }
+    candidates[best].selected = true;
+    let best_score = candidates[best].score;
+    let best_container = candidates[best].list.container;
+    let mut links: HashSet<Url> = HashSet::new();
+    let headline_urls = |list: &List| -> Vec<Url> {
+        list.records.iter().filter_map(|r| r.headline.map(|h| view.links[h].url.clone())).collect()
+    };
+    links.extend(headline_urls(&candidates[best].list));
+    for &c in &order[1..] {
+        let candidate = &candidates[c];
+        let urls = headline_urls(&candidate.list);
+        if urls.is_empty() || candidate.list.placement < 1.0 {
+            continue;
+        }
+        let repeated = urls.iter().filter(|u| links.contains(*u)).count();
+        if repeated * 2 > urls.len() {
+            continue;
+        }
+        let container = candidate.list.container;
+        // The same list with another date format, or one of its records alone.
+        let same_list = (view.doc.contains(best_container, container)
+            || view.doc.parent(container) == Some(best_container))
+            && candidate.score >= 0.1 * best_score;
+        // Another list of the page: a section of a portal.
+        let sibling_list = candidate.score >= 0.3 * best_score
+            && urls.len() >= 2
+            && candidate.list.with_headline() * 2 >= candidate.list.records.len();
+        if same_list || sibling_list {
+            candidates[c].selected = true;
+            links.extend(urls);
+        }
+    }
+    let mut chosen: Vec<usize> = candidates
+        .iter()
+        .filter(|c| c.selected)
+        .flat_map(|c| c.list.records.iter().flat_map(|r| r.dates.iter().copied()))
+        .collect();
+    chosen.sort();
+    chosen.dedup();
+    chosen
+}
+
+fn is_heading(doc: &Document, node: NodeId) -> bool {
+    doc.tag(node).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+}
+
+/// A heading inside a link that wraps a whole item (title, excerpt, author, date): an `h1`–`h6`
+/// or an element whose class says title or headline.
+fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
+    doc.descendants(link).find(|&n| {
+        let titled = doc.attr(n, "class").is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("title") || c.contains("headline")
+        });
+        (is_heading(doc, n) || titled) && !doc.text(n).is_empty()
+    })
+}
+
+/// The headline's text: its heading when the link wraps a whole item, else the link's text
+/// without the date when the date is inside the link.
+fn title_of(doc: &Document, link: &Link, date: &TimeNode) -> String {
+    if let Some(heading) = heading_inside(doc, link.node) {
+        return doc.text(heading);
+    }
+    if !doc.contains(link.node, date.node) || date.source == TimeSource::Attribute {
+        return link.text.clone();
+    }
+    let title = link.text.replacen(&date.text, " ", 1);
+    let title = collapse_whitespace(&title);
+    title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
+}
+
+/// "Share on …" buttons and social widgets: not the item's text.
+fn is_share_widget(doc: &Document, id: NodeId) -> bool {
+    ["class", "id"].iter().any(|a| {
+        doc.attr(id, a).is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("share") || v.contains("social")
+        })
+    })
+}
+
+fn median_gap(positions: &[usize]) -> usize {
+    let mut gaps: Vec<usize> = positions.windows(2).map(|w| w[1].saturating_sub(w[0])).collect();
+    if gaps.is_empty() {
+        return 1;
+    }
+    gaps.sort();
+    gaps[gaps.len() / 2]
+}
+
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
