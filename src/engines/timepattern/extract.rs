@@ -35,6 +35,8 @@ use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
 
+/// Longest subject title, in characters: section titles are short.
+const MAX_SUBJECT_CHARS: usize = 40;
 /// Longest description kept, in characters.
 const MAX_DESCRIPTION_CHARS: usize = 1000;
 /// A record of one item holds at most this many dates ("created", "updated", "original").
@@ -111,18 +113,33 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
     if !chosen.is_empty() {
         let blocks = view.divide(&chosen);
         let slot_depth = view.slot_depth(&chosen, &blocks);
+        let lists: Vec<List> = blocks
+            .iter()
+            .map(|block| {
+                let records: Vec<Vec<usize>> =
+                    block.units.iter().map(|u| u.clone().map(|i| chosen[i]).collect()).collect();
+                view.read_list(&records, slot_depth)
+            })
+            .collect();
+        // A heading that is an item's headline is no subject title.
+        let item_urls: HashSet<&Url> =
+            lists.iter().flat_map(|l| l.records.iter().filter_map(|r| r.headline.map(|h| &links[h].url))).collect();
         let mut seen: HashSet<Url> = HashSet::new();
-        for block in &blocks {
-            let records: Vec<Vec<usize>> = block.units.iter().map(|u| u.clone().map(|i| chosen[i]).collect()).collect();
-            let list = view.read_list(&records, slot_depth);
+        for list in &lists {
             let items: Vec<Item> = list
                 .records
                 .iter()
                 .filter_map(|r| view.item(r))
                 .filter(|item| item.link.as_ref().is_some_and(|l| seen.insert(l.clone())))
                 .collect();
-            if !items.is_empty() {
-                page.subjects.push(Subject { title: view.subject_title(&list), items });
+            if items.is_empty() {
+                continue;
+            }
+            let title = view.subject_title(list, &item_urls);
+            match page.subjects.last_mut() {
+                // Untitled blocks in a row (rows of a grid) are one list.
+                Some(last) if last.title.is_none() && title.is_none() => last.items.extend(items),
+                _ => page.subjects.push(Subject { title, items }),
             }
         }
         page.date = page.items().filter_map(|i| i.date).max();
@@ -168,6 +185,9 @@ struct List {
     records: Vec<Record>,
     /// Off-list (sidebar …) = 0.15, secondary ("recent posts") = 0.5, else 1.
     placement: f32,
+    /// The tag path from a record's slot down to its date (the most common one): records of
+    /// one kind of list share it.
+    shape: String,
 }
 
 impl List {
@@ -302,8 +322,13 @@ impl PageView<'_> {
         }
         let placement = self.placement(container, slots.first().copied());
         if merged.is_empty() {
-            return List { container, records: Vec::new(), placement };
+            return List { container, records: Vec::new(), placement, shape: String::new() };
         }
+        let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
+        for (_, _, anchor) in &merged {
+            *shapes.entry(self.tag_path(container, self.nodes[*anchor].node)).or_default() += 1;
+        }
+        let shape = shapes.into_iter().max_by_key(|(_, count)| *count).map(|(shape, _)| shape).unwrap_or_default();
         let offset = self.headline_offset(&children, &merged);
         let starts: Vec<usize> = merged.iter().map(|(p, _, _)| (*p as isize + offset.min(0)).max(0) as usize).collect();
         let period = median_gap(&starts).max(1);
@@ -327,7 +352,7 @@ impl PageView<'_> {
         }
         // The headline path shared by most items wins over a locally better link.
         self.align_headlines(&mut out);
-        List { container, records: out, placement }
+        List { container, records: out, placement, shape }
     }
 
     /// The child of `ancestor` on the way down to `node`.
@@ -465,20 +490,24 @@ impl PageView<'_> {
         let mut placement: f32 = 1.0;
         let chain = slot.into_iter().chain(std::iter::once(container)).chain(doc.ancestors(container));
         for node in chain {
-            let Some(tag) = doc.tag(node) else { continue };
-            if tag == "body" || tag == "html" {
+            if doc.tag(node).is_none_or(|tag| tag == "body" || tag == "html") {
                 break;
             }
-            let words =
-                format!("{} {}", doc.attr(node, "class").unwrap_or_default(), doc.attr(node, "id").unwrap_or_default())
-                    .to_ascii_lowercase();
-            if OFF_LIST_TAGS.contains(&tag) || OFF_LIST.iter().any(|w| words.contains(w)) {
+            if self.off_list(node) {
                 placement = placement.min(0.15);
-            } else if SECONDARY.iter().any(|w| words.contains(w)) {
+            } else if SECONDARY.iter().any(|w| class_and_id(doc, node).contains(w)) {
                 placement = placement.min(0.5);
             }
         }
         placement
+    }
+
+    /// A sidebar, footer, navigation or comment section (by tag, class or id).
+    fn off_list(&self, node: NodeId) -> bool {
+        let doc = self.doc;
+        let Some(tag) = doc.tag(node) else { return false };
+        let words = class_and_id(doc, node);
+        OFF_LIST_TAGS.contains(&tag) || OFF_LIST.iter().any(|w| words.contains(w))
     }
 
     /// How much a block looks like the page's item list.
@@ -612,11 +641,11 @@ impl PageView<'_> {
 
     /// The subject title of a block (paper: FindSubject): the nearest heading before the
     /// block's first item, among the preceding siblings of the container and its ancestors.
-    fn subject_title(&self, list: &List) -> Option<String> {
+    fn subject_title(&self, list: &List, item_urls: &HashSet<&Url>) -> Option<String> {
         let doc = self.doc;
         let first = list.records.first()?.start;
         let mut node = first;
-        for _ in 0..4 {
+        for _ in 0..3 {
             let parent = doc.parent(node)?;
             if doc.tag(parent).is_none_or(|t| t == "body" || t == "html") {
                 return None;
@@ -624,9 +653,15 @@ impl PageView<'_> {
             let siblings = doc.children(parent);
             let at = siblings.iter().position(|&c| c == node).unwrap_or(0);
             for &sibling in siblings[..at].iter().rev().take(6) {
+                // Sidebars, menus and the page banner hold headings of their own.
+                if self.off_list(sibling) || doc.attr(sibling, "role") == Some("banner") {
+                    continue;
+                }
                 // A sibling with several headlines is another list (or a featured item), not a
                 // title; a section heading may link to its section.
-                if self.headlines_in(sibling, doc.node(sibling).end).nth(1).is_some() {
+                let mut headlines = self.headlines_in(sibling, doc.node(sibling).end);
+                let first = headlines.next();
+                if headlines.next().is_some() || first.is_some_and(|l| item_urls.contains(&l.url)) {
                     return None;
                 }
                 if let Some(title) = self.heading_in(sibling) {
@@ -644,8 +679,14 @@ impl PageView<'_> {
             doc.tag(n).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "caption" | "legend"))
         };
         let heading = std::iter::once(node).chain(doc.descendants(node)).filter(|&n| is_heading(n)).last()?;
+        // A section title is short and stands alone; a heading inside a link that wraps more
+        // than the heading is a featured item.
+        let in_item_link = std::iter::once(heading)
+            .chain(doc.ancestors(heading))
+            .take_while(|&a| doc.contains(node, a))
+            .any(|a| doc.is_tag(a, "a") && doc.text(a) != doc.text(heading));
         let text = doc.text(heading);
-        (!text.is_empty() && text.chars().count() <= 80).then_some(text)
+        (!text.is_empty() && text.chars().count() <= MAX_SUBJECT_CHARS && !in_item_link).then_some(text)
     }
 }
 
@@ -684,7 +725,11 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
         let sibling_list = candidate.score >= 0.3 * best_score
             && urls.len() >= 2
             && candidate.list.with_headline() * 2 >= candidate.list.records.len();
-        if same_list || sibling_list {
+        // More records of the same kind elsewhere: a featured first post, a section of one.
+        let same_kind = candidate.group == candidates[best].group
+            && candidate.list.shape == candidates[best].list.shape
+            && candidate.score >= 0.1 * best_score;
+        if same_list || sibling_list || same_kind {
             candidates[c].selected = true;
             links.extend(urls);
         }
@@ -697,6 +742,12 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
     chosen.sort();
     chosen.dedup();
     chosen
+}
+
+/// `class` and `id` of an element, lower-case.
+fn class_and_id(doc: &Document, node: NodeId) -> String {
+    format!("{} {}", doc.attr(node, "class").unwrap_or_default(), doc.attr(node, "id").unwrap_or_default())
+        .to_ascii_lowercase()
 }
 
 fn is_heading(doc: &Document, node: NodeId) -> bool {
