@@ -66,10 +66,11 @@ pub struct PageScore {
     pub seconds: f64,
 }
 
-/// A row of the summary: pages of one set (all, or only those that show dates).
+/// A row of the summary: pages of one scope (a set, or the site-pair homepages), all of them
+/// or only those that show their items' dates.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    pub set: ListSet,
+    pub scope: String,
     pub dated_only: bool,
     pub pages: usize,
     pub occupancy_macro: Option<f64>,
@@ -125,11 +126,18 @@ pub fn evaluate(pages: &[ListPage], mut extract: impl FnMut(&Document) -> Output
         scores.push(score);
     }
     let mut summaries = Vec::new();
-    for set in [ListSet::Sitepairs, ListSet::Feedless, ListSet::Gerapy] {
+    let is_home = |s: &PageScore| s.set == ListSet::Sitepairs && s.name.ends_with("/index.html");
+    let scopes: [(&str, &dyn Fn(&PageScore) -> bool); 4] = [
+        ("sitepairs", &|s| s.set == ListSet::Sitepairs),
+        ("sitepairs homepages", &is_home),
+        ("feedless", &|s| s.set == ListSet::Feedless),
+        ("gerapy", &|s| s.set == ListSet::Gerapy),
+    ];
+    for (scope, in_scope) in scopes {
         for dated_only in [false, true] {
-            let chosen: Vec<&PageScore> = scores.iter().filter(|s| s.set == set && (!dated_only || s.dated)).collect();
+            let chosen: Vec<&PageScore> = scores.iter().filter(|s| in_scope(s) && (!dated_only || s.dated)).collect();
             if !chosen.is_empty() {
-                summaries.push(summarize(set, dated_only, &chosen));
+                summaries.push(summarize(scope, dated_only, &chosen));
             }
         }
     }
@@ -252,13 +260,13 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-fn summarize(set: ListSet, dated_only: bool, pages: &[&PageScore]) -> Summary {
+fn summarize(scope: &str, dated_only: bool, pages: &[&PageScore]) -> Summary {
     let sum = |f: fn(&PageScore) -> usize| pages.iter().map(|p| f(p)).sum::<usize>();
     let with_truth: Vec<&&PageScore> = pages.iter().filter(|p| p.occupancy.is_some()).collect();
     let complete: Vec<&&PageScore> = pages.iter().filter(|p| p.accuracy.is_some()).collect();
     let counted: Vec<&&PageScore> = pages.iter().filter(|p| p.count_error.is_some()).collect();
     Summary {
-        set,
+        scope: scope.to_string(),
         dated_only,
         pages: pages.len(),
         occupancy_macro: mean(with_truth.iter().filter_map(|p| p.occupancy)),
@@ -321,7 +329,7 @@ impl ListReport {
         }
         out.push('\n');
         out.push_str(&format!(
-            "{:<22} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
+            "{:<30} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
             "summary",
             "pages",
             "occ/ma",
@@ -338,9 +346,9 @@ impl ListReport {
             "dup"
         ));
         for s in &self.summaries {
-            let label = format!("{:?}{}", s.set, if s.dated_only { " (dated)" } else { " (all)" }).to_lowercase();
+            let label = format!("{} ({})", s.scope, if s.dated_only { "dated" } else { "all" });
             out.push_str(&format!(
-                "{:<22} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
+                "{:<30} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
                 label,
                 s.pages,
                 percent(s.occupancy_macro),

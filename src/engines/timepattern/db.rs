@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use chrono::FixedOffset;
-use regex::{Regex, RegexSet};
+use regex::{Regex, RegexSet, RegexSetBuilder};
+
+/// Lazy-DFA cache of the pattern sets.
+const DFA_CACHE_BYTES: usize = 64 << 20;
 
 /// The files shipped in `time_patterns/`, embedded so that the binary works from anywhere.
 /// `numeric` comes first: on equal matches the earlier file wins.
@@ -152,6 +155,8 @@ pub struct Pattern {
     pub order: Option<Order>,
     language: usize,
     regex: Regex,
+    /// Whether every field it requires can be written in words (`rr`, `nw`, `nn uu`).
+    wordy: bool,
 }
 
 /// The Time Pattern DB.
@@ -161,6 +166,10 @@ pub struct TimePatternDb {
     patterns: Vec<Pattern>,
     /// All patterns at once: which of them occur in a text, in one pass.
     set: RegexSet,
+    /// The patterns that can match without a digit ("yesterday", "三天前"), for text without
+    /// digits; `wordy[i]` is the pattern of the set's `i`th member.
+    wordy_set: RegexSet,
+    wordy: Vec<usize>,
     zones: HashMap<String, FixedOffset>,
 }
 
@@ -251,14 +260,37 @@ impl TimePatternDb {
                 order,
                 language: index,
                 regex,
+                wordy: required_fields(&tokens).iter().all(|f| {
+                    !matches!(
+                        f,
+                        Field::Year
+                            | Field::Year2
+                            | Field::Month
+                            | Field::Day
+                            | Field::Hour
+                            | Field::Minute
+                            | Field::Second
+                    )
+                }),
             });
         }
-        let set = RegexSet::new(patterns.iter().map(|p| p.regex.as_str())).map_err(|e| TimePatternError::Syntax {
-            file: "(all files)".into(),
-            line: 0,
-            message: format!("patterns do not compile together: {e}"),
-        })?;
-        Ok(TimePatternDb { languages, patterns, set, zones })
+        let set_of = |members: &[usize]| {
+            // A set of a few hundred patterns with names in many scripts has a large lazy DFA;
+            // with the default cache it would be rebuilt over and over.
+            RegexSetBuilder::new(members.iter().map(|&i| patterns[i].regex.as_str()))
+                .dfa_size_limit(DFA_CACHE_BYTES)
+                .build()
+                .map_err(|e| TimePatternError::Syntax {
+                    file: "(all files)".into(),
+                    line: 0,
+                    message: format!("patterns do not compile together: {e}"),
+                })
+        };
+        let all: Vec<usize> = (0..patterns.len()).collect();
+        let wordy: Vec<usize> = all.iter().copied().filter(|&i| patterns[i].wordy).collect();
+        let set = set_of(&all)?;
+        let wordy_set = set_of(&wordy)?;
+        Ok(TimePatternDb { languages, patterns, set, wordy_set, wordy, zones })
     }
 
     pub fn patterns(&self) -> &[Pattern] {
@@ -289,7 +321,13 @@ impl TimePatternDb {
     /// Every match of every pattern in `text`, with word boundaries respected.
     pub(crate) fn raw_matches(&self, text: &str) -> Vec<RawMatch> {
         let mut out = Vec::new();
-        for index in self.set.matches(text).iter() {
+        // Most text has no digits, and only the patterns made of words can match it.
+        let candidates: Vec<usize> = if text.bytes().any(|b| b.is_ascii_digit()) {
+            self.set.matches(text).into_iter().collect()
+        } else {
+            self.wordy_set.matches(text).into_iter().map(|i| self.wordy[i]).collect()
+        };
+        for index in candidates {
             let pattern = &self.patterns[index];
             let language = &self.languages[pattern.language];
             let mut start = 0;
@@ -587,6 +625,11 @@ fn tokenize_until(chars: &[char], pos: &mut usize, in_optional: bool) -> Result<
         return Err("'[' is not closed".into());
     }
     Ok(tokens)
+}
+
+/// The fields outside optional parts.
+fn required_fields(tokens: &[Token]) -> Vec<Field> {
+    tokens.iter().filter_map(|t| if let Token::Field(f) = t { Some(*f) } else { None }).collect()
 }
 
 fn collect_fields(tokens: &[Token], out: &mut Vec<Field>) {
