@@ -44,10 +44,11 @@ const MAX_DATES_PER_RECORD: usize = 3;
 /// How far (in slots) an item's headline may be from its date in a singleton block.
 const SINGLETON_WINDOW: isize = 3;
 
-/// Class/id words of containers that hold no item list of the page.
+/// Class/id words of containers that hold no item list of the page (a class word that starts
+/// with one: `sidebar-left`, `widget_recent_entries`, `commentlist`).
 const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
 /// Class/id words of containers that usually repeat other lists ("recent posts").
-const SECONDARY: &[&str] = &["recent", "popular", "trending", "hot", "latest-", "most-", "aside", "archive-list"];
+const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
 const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
 
 /// What the engine saw on a page: the time nodes, the groups and blocks with their scores,
@@ -495,8 +496,12 @@ impl PageView<'_> {
             }
             if self.off_list(node) {
                 placement = placement.min(0.15);
-            } else if SECONDARY.iter().any(|w| class_and_id(doc, node).contains(w)) {
+            } else if has_word(doc, node, SECONDARY) {
                 placement = placement.min(0.5);
+            }
+            // Above the page's main element are only page-wide wrappers ("main-and-footer").
+            if doc.is_tag(node, "main") || doc.attr(node, "role") == Some("main") {
+                break;
             }
         }
         placement
@@ -505,9 +510,7 @@ impl PageView<'_> {
     /// A sidebar, footer, navigation or comment section (by tag, class or id).
     fn off_list(&self, node: NodeId) -> bool {
         let doc = self.doc;
-        let Some(tag) = doc.tag(node) else { return false };
-        let words = class_and_id(doc, node);
-        OFF_LIST_TAGS.contains(&tag) || OFF_LIST.iter().any(|w| words.contains(w))
+        doc.tag(node).is_some_and(|tag| OFF_LIST_TAGS.contains(&tag)) || has_word(doc, node, OFF_LIST)
     }
 
     /// How much a block looks like the page's item list.
@@ -695,7 +698,9 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     order.sort_by(|&a, &b| candidates[b].score.total_cmp(&candidates[a].score));
     let Some(&best) = order.first() else { return Vec::new() };
-    if candidates[best].score <= 0.0 || candidates[best].list.with_headline() < 2 {
+    // Dates only in a sidebar, footer or comment section: the page has no dated list of its own.
+    let best_list = &candidates[best].list;
+    if candidates[best].score <= 0.0 || best_list.with_headline() < 2 || best_list.placement < 0.5 {
         return Vec::new();
     }
     candidates[best].selected = true;
@@ -744,10 +749,14 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
     chosen
 }
 
-/// `class` and `id` of an element, lower-case.
-fn class_and_id(doc: &Document, node: NodeId) -> String {
-    format!("{} {}", doc.attr(node, "class").unwrap_or_default(), doc.attr(node, "id").unwrap_or_default())
-        .to_ascii_lowercase()
+/// Whether a word of the element's `class` or `id` starts with one of `keywords`.
+fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {
+    ["class", "id"].iter().filter_map(|a| doc.attr(node, a)).any(|value| {
+        value
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .any(|w| keywords.iter().any(|k| w.to_ascii_lowercase().starts_with(k)))
+    })
 }
 
 fn is_heading(doc: &Document, node: NodeId) -> bool {
