@@ -273,3 +273,32 @@ fn eval_refuses_a_directory_that_is_no_corpus() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn undated_posts_of_a_dated_list_are_items_but_a_trailing_more_link_is_not() {
+    let post = |slug: &str, date: Option<&str>| {
+        let date = date.map(|d| format!(r#"<span class="date">{d}</span>"#)).unwrap_or_default();
+        format!(r#"<li class="post"><a href="/p/{slug}">The post called {slug}</a> {date}</li>"#)
+    };
+    let page = format!(
+        r#"<body><ul>{}{}{}{}<li class="post">… more in the <a href="/archives/">archives</a></li></ul></body>"#,
+        post("pinned", None),
+        post("second", Some("2024-05-03")),
+        post("third", Some("2024-05-02")),
+        post("fourth", Some("2024-04-30")),
+    );
+    let doc = dom::parse_str(&page, &Url::parse("https://blog.example.org/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T12:00:00Z").unwrap());
+    let extraction = timepattern::extract(&doc, TimePatternDb::builtin(), &context);
+    let items: Vec<(&str, Option<String>)> =
+        extraction.page.items().map(|i| (i.title.as_str(), i.date.map(|d| d.format("%F").to_string()))).collect();
+    assert_eq!(
+        items,
+        [
+            ("The post called pinned", None),
+            ("The post called second", Some("2024-05-03".into())),
+            ("The post called third", Some("2024-05-02".into())),
+            ("The post called fourth", Some("2024-04-30".into())),
+        ]
+    );
+}

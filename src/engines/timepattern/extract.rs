@@ -119,7 +119,10 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             .map(|block| {
                 let records: Vec<Vec<usize>> =
                     block.units.iter().map(|u| u.clone().map(|i| chosen[i]).collect()).collect();
-                view.read_list(&records, slot_depth)
+                let mut list = view.read_list(&records, slot_depth);
+                list.records.extend(view.undated_records(&list));
+                list.records.sort_by_key(|r| r.start);
+                list
             })
             .collect();
         // A heading that is an item's headline is no subject title.
@@ -199,8 +202,9 @@ impl List {
 
 /// One item: its time nodes, where it is, and its headline link.
 struct Record {
-    /// The time node whose date is the item's (the purest of the record).
-    anchor: usize,
+    /// The time node whose date is the item's (the purest of the record); `None` for an
+    /// undated record of a dated list.
+    anchor: Option<usize>,
     dates: Vec<usize>,
     /// The item's extent in pre-order: `start..end`.
     start: NodeId,
@@ -346,10 +350,10 @@ impl PageView<'_> {
             let (start_node, end_node) = (first, doc.node(last).end);
             let target = *p as isize + offset;
             let in_target = (0..children.len() as isize).contains(&target).then(|| children[target as usize]);
-            let headline = self.best_headline(start_node, end_node, in_target, &self.nodes[*anchor]);
+            let headline = self.best_headline(start_node, end_node, in_target, Some(&self.nodes[*anchor]));
             let mut dates = dates.clone();
             dates.sort();
-            out.push(Record { anchor: *anchor, dates, start: start_node, end: end_node, headline });
+            out.push(Record { anchor: Some(*anchor), dates, start: start_node, end: end_node, headline });
         }
         // The headline path shared by most items wins over a locally better link.
         self.align_headlines(&mut out);
@@ -435,7 +439,13 @@ impl PageView<'_> {
     }
 
     /// The best headline link of an item: in its headline slot if it has one there.
-    fn best_headline(&self, start: NodeId, end: NodeId, slot: Option<NodeId>, date: &TimeNode) -> Option<usize> {
+    fn best_headline(
+        &self,
+        start: NodeId,
+        end: NodeId,
+        slot: Option<NodeId>,
+        date: Option<&TimeNode>,
+    ) -> Option<usize> {
         let from = self.links.partition_point(|l| l.node < start);
         let candidates = (from..self.links.len())
             .take_while(|&i| self.links[i].node < end)
@@ -473,7 +483,7 @@ impl PageView<'_> {
             if r.headline.is_some_and(|h| path_of(r, h) == path) {
                 continue;
             }
-            let date = &self.nodes[r.anchor];
+            let date = r.anchor.map(|a| &self.nodes[a]);
             let from = self.links.partition_point(|l| l.node < r.start);
             let on_path = (from..self.links.len())
                 .take_while(|&i| self.links[i].node < r.end)
@@ -483,6 +493,62 @@ impl PageView<'_> {
                 r.headline = Some(link);
             }
         }
+    }
+
+    /// The records of a list that show no date (a pinned first post, a post without one): in a
+    /// list whose records are each one element of the same tag and class, the other such
+    /// elements of the container before its last dated record, with a headline where the dated
+    /// records have theirs.
+    fn undated_records(&self, list: &List) -> Vec<Record> {
+        let doc = self.doc;
+        if list.records.len() < 2 {
+            return Vec::new();
+        }
+        let kind = |n: NodeId| (doc.tag(n), doc.attr(n, "class"));
+        let first = list.records[0].start;
+        let wrapped = list.records.iter().all(|r| {
+            doc.parent(r.start) == Some(list.container)
+                && r.end == doc.node(r.start).end
+                && kind(r.start) == kind(first)
+        });
+        if !wrapped {
+            return Vec::new();
+        }
+        let mut paths: BTreeMap<String, usize> = BTreeMap::new();
+        for r in &list.records {
+            if let Some(h) = r.headline {
+                *paths.entry(self.tag_path(list.container, self.links[h].node)).or_default() += 1;
+            }
+        }
+        let Some((path, count)) = paths.into_iter().max_by_key(|(_, c)| *c) else { return Vec::new() };
+        if count * 2 <= list.records.len() {
+            return Vec::new();
+        }
+        let used: HashSet<NodeId> = list.records.iter().map(|r| r.start).collect();
+        // After the last dated record come "more in the archives" lines, not posts.
+        let last = list.records.iter().map(|r| r.start).max().unwrap_or(first);
+        let mut out = Vec::new();
+        for &child in doc.children(list.container).iter().filter(|&&c| c < last) {
+            if used.contains(&child) || kind(child) != kind(first) {
+                continue;
+            }
+            let end = doc.node(child).end;
+            // A dated element left out was left out on purpose.
+            if self.nodes.iter().any(|n| doc.contains(child, n.node)) {
+                continue;
+            }
+            let from = self.links.partition_point(|l| l.node < child);
+            let headline = (from..self.links.len()).take_while(|&i| self.links[i].node < end).find(|&i| {
+                let link = &self.links[i];
+                link.is_headline()
+                    && self.tag_path(list.container, link.node) == path
+                    && !title_of(doc, link, None).is_empty()
+            });
+            if headline.is_some() {
+                out.push(Record { anchor: None, dates: Vec::new(), start: child, end, headline });
+            }
+        }
+        out
     }
 
     /// Whether the container sits in a sidebar, footer, navigation or comment section.
@@ -530,7 +596,7 @@ impl PageView<'_> {
             items.iter().map(|r| self.text_chars(r.start, r.end) as f32).sum::<f32>() / items.len() as f32;
         let text_factor = 1.0 + 0.25 * (1.0 + text_chars / 100.0).ln();
         let precision = {
-            let anchors: Vec<&TimeNode> = items.iter().map(|r| &self.nodes[r.anchor]).collect();
+            let anchors: Vec<&TimeNode> = items.iter().filter_map(|r| r.anchor).map(|a| &self.nodes[a]).collect();
             let coarse = anchors.iter().filter(|n| n.precision < Precision::Day).count();
             let hidden = anchors.iter().filter(|n| n.source == TimeSource::Attribute).count();
             let mut factor = 1.0;
@@ -564,14 +630,14 @@ impl PageView<'_> {
     fn item(&self, record: &Record) -> Option<Item> {
         let doc = self.doc;
         let link = &self.links[record.headline?];
-        let date_node = &self.nodes[record.anchor];
+        let date_node = record.anchor.map(|a| &self.nodes[a]);
         let title = title_of(doc, link, date_node);
         if title.is_empty() {
             return None;
         }
         let mut item = Item::new(title);
         item.link = Some(link.url.clone());
-        item.date = Some(date_node.date);
+        item.date = date_node.map(|n| n.date);
         item.description = self.description(record, link);
         item.author = self.author(record);
         Some(item)
@@ -777,13 +843,13 @@ fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
 
 /// The headline's text: its heading when the link wraps a whole item, else the link's text
 /// without the date when the date is inside the link.
-fn title_of(doc: &Document, link: &Link, date: &TimeNode) -> String {
+fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
     if let Some(heading) = heading_inside(doc, link.node) {
         return doc.text(heading);
     }
-    if !doc.contains(link.node, date.node) || date.source == TimeSource::Attribute {
+    let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
         return link.text.clone();
-    }
+    };
     let title = link.text.replacen(&date.text, " ", 1);
     let title = collapse_whitespace(&title);
     title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
