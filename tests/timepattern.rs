@@ -302,3 +302,58 @@ fn undated_posts_of_a_dated_list_are_items_but_a_trailing_more_link_is_not() {
         ]
     );
 }
+
+#[test]
+fn dates_that_head_sections_date_every_entry_of_their_section() {
+    let day = |date: &str, slugs: &[&str]| {
+        let rows: String = slugs
+            .iter()
+            .map(|s| format!(r#"<li><a href="/e/{s}">Entry {s} of the day</a> by <a href="/author/x">X</a></li>"#))
+            .collect();
+        format!("<h3>{date}</h3><ul>{rows}</ul>")
+    };
+    let page = format!(
+        "<body><div id=list>{}{}{}</div></body>",
+        day("Wed, 10 Nov 2021", &["a", "b", "c"]),
+        day("Tue, 9 Nov 2021", &["d", "e"]),
+        day("Mon, 8 Nov 2021", &["f"])
+    );
+    let doc = dom::parse_str(&page, &Url::parse("https://example.org/list").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T12:00:00Z").unwrap());
+    let page = timepattern::extract(&doc, TimePatternDb::builtin(), &context).page;
+    let subjects: Vec<(Option<&str>, Vec<&str>)> = page
+        .subjects
+        .iter()
+        .map(|s| (s.title.as_deref(), s.items.iter().map(|i| i.title.as_str()).collect()))
+        .collect();
+    assert_eq!(
+        subjects,
+        [
+            (Some("Wed, 10 Nov 2021"), vec!["Entry a of the day", "Entry b of the day", "Entry c of the day"]),
+            (Some("Tue, 9 Nov 2021"), vec!["Entry d of the day", "Entry e of the day"]),
+            (Some("Mon, 8 Nov 2021"), vec!["Entry f of the day"]),
+        ]
+    );
+    assert_eq!(page.subjects[1].items[0].date.unwrap().format("%F").to_string(), "2021-11-09");
+}
+
+#[test]
+fn a_post_under_its_date_heading_stays_one_item_despite_the_links_in_its_text() {
+    // Blogger's layout: a date heading, then the post with its title and a body full of links.
+    let post = |date: &str, slug: &str| {
+        format!(
+            r#"<h2 class="date-header"><span>{date}</span></h2><div class="date-posts"><div class="post-outer">
+            <h3 class="post-title"><a href="/{slug}.html">The post {slug}</a></h3>
+            <div class="post-body"><p>See <a href="https://a.example/">this one</a>, <a href="https://b.example/">that one</a>
+            and <a href="https://c.example/">another one</a> for more.</p></div></div></div>"#
+        )
+    };
+    let page = format!(
+        "<body><div class=blog-posts>{}{}{}</div></body>",
+        post("Monday, May 3, 2021", "alpha"),
+        post("Sunday, May 2, 2021", "beta"),
+        post("Saturday, May 1, 2021", "gamma")
+    );
+    let titles: Vec<String> = extract_html(&page).into_iter().map(|(t, _, d)| format!("{t} {d}")).collect();
+    assert_eq!(titles, ["The post alpha 2021-05-03", "The post beta 2021-05-02", "The post gamma 2021-05-01"]);
+}

@@ -129,13 +129,24 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
         let item_urls: HashSet<&Url> =
             lists.iter().flat_map(|l| l.records.iter().filter_map(|r| r.headline.map(|h| &links[h].url))).collect();
         let mut seen: HashSet<Url> = HashSet::new();
-        for list in &lists {
-            let items: Vec<Item> = list
-                .records
+        let mut items_of = |records: &[Record]| -> Vec<Item> {
+            records
                 .iter()
                 .filter_map(|r| view.item(r))
                 .filter(|item| item.link.as_ref().is_some_and(|l| seen.insert(l.clone())))
-                .collect();
+                .collect()
+        };
+        for list in &lists {
+            if let Some(sections) = view.dated_sections(list) {
+                for (title, records) in sections {
+                    let items = items_of(&records);
+                    if !items.is_empty() {
+                        page.subjects.push(Subject { title: Some(title), items });
+                    }
+                }
+                continue;
+            }
+            let items = items_of(&list.records);
             if items.is_empty() {
                 continue;
             }
@@ -549,6 +560,70 @@ impl PageView<'_> {
             }
         }
         out
+    }
+
+    /// A list whose dates are section headings ("Wed, 10 Nov 2021" over the day's entries):
+    /// when most records are dated by a heading and hold several rows with a headline on the
+    /// headline path, each row is an item of the day, and the day's heading is the subject.
+    fn dated_sections(&self, list: &List) -> Option<Vec<(String, Vec<Record>)>> {
+        let doc = self.doc;
+        let heading_of = |r: &Record| {
+            let anchor = self.nodes[r.anchor?].node;
+            std::iter::once(anchor)
+                .chain(doc.ancestors(anchor))
+                .take_while(|&n| doc.contains(r.start, n))
+                .find(|&n| is_heading(doc, n))
+        };
+        let headed = list.records.iter().filter(|r| heading_of(r).is_some()).count();
+        if list.records.is_empty() || headed * 2 <= list.records.len() {
+            return None;
+        }
+        let mut paths: BTreeMap<String, usize> = BTreeMap::new();
+        for r in &list.records {
+            if let Some(h) = r.headline {
+                *paths.entry(self.tag_path(list.container, self.links[h].node)).or_default() += 1;
+            }
+        }
+        let path = paths.into_iter().max_by_key(|(_, c)| *c)?.0;
+        let links_of = |r: &Record| -> Vec<usize> {
+            (self.links.partition_point(|l| l.node < r.start)..self.links.len())
+                .take_while(|&i| self.links[i].node < r.end)
+                .filter(|&i| self.links[i].is_headline() && self.tag_path(list.container, self.links[i].node) == path)
+                .collect()
+        };
+        let per_record: Vec<Vec<usize>> = list.records.iter().map(links_of).collect();
+        // A row is the element that holds one entry: the child of the links' common ancestor in
+        // the section with the most links, at the same depth in every section.
+        let fullest = per_record.iter().max_by_key(|links| links.len())?;
+        let common = fullest.iter().map(|&i| self.links[i].node).reduce(|a, b| doc.common_ancestor(a, b))?;
+        let row_depth = doc.node(self.child_towards(common, self.links[fullest[0]].node)).depth;
+        let mut sections = Vec::new();
+        let mut rows_per_section = Vec::new();
+        for (r, links) in list.records.iter().zip(&per_record) {
+            let mut rows: Vec<Record> = Vec::new();
+            for &i in links {
+                let row = self.ancestor_at_depth(self.links[i].node, row_depth);
+                match rows.last_mut() {
+                    Some(last) if last.start == row => {
+                        if last.headline.is_none_or(|h| self.links[h].quality < self.links[i].quality) {
+                            last.headline = Some(i);
+                        }
+                    }
+                    _ => rows.push(Record {
+                        anchor: r.anchor,
+                        dates: Vec::new(),
+                        start: row,
+                        end: doc.node(row).end,
+                        headline: Some(i),
+                    }),
+                }
+            }
+            rows_per_section.push(rows.len());
+            let title = heading_of(r).map(|h| doc.text(h)).unwrap_or_default();
+            sections.push((title, rows));
+        }
+        rows_per_section.sort();
+        (rows_per_section[rows_per_section.len() / 2] >= 2).then_some(sections)
     }
 
     /// Whether the container sits in a sidebar, footer, navigation or comment section.
