@@ -371,7 +371,7 @@ mod tests {
                 ("2021-10-20T11:03:27+08:00".into(), "yyyy-##-##".into(), TimeSource::Element),
                 ("2025-05-03T21:18:28+00:00".into(), "span@title".into(), TimeSource::Attribute),
                 ("2019-01-02T00:00:00+00:00".into(), "meta@content".into(), TimeSource::Attribute),
-                ("2005-03-15T00:00:00+00:00".into(), "[www[,]] dd mmm[,] yyyy".into(), TimeSource::Element),
+                ("2005-03-15T00:00:00+00:00".into(), "[www[,]] ## mmm[,] yyyy".into(), TimeSource::Element),
             ]
         );
     }

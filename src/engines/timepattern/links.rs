@@ -256,7 +256,8 @@ mod tests {
             &Url::parse("https://example.org/news/").unwrap(),
         )
         .unwrap();
-        let kinds: Vec<(&str, LinkKind)> = page_links(&doc).iter().map(|l| (l.text.as_str(), l.kind)).collect();
+        let links = page_links(&doc);
+        let kinds: Vec<(&str, LinkKind)> = links.iter().map(|l| (l.text.as_str(), l.kind)).collect();
         assert_eq!(
             kinds,
             [
@@ -270,7 +271,6 @@ mod tests {
                 ("Thumb", LinkKind::Headline),
             ]
         );
-        let links = page_links(&doc);
         assert!(links[0].quality > links[7].quality, "a heading link beats a thumbnail");
     }
 }
