@@ -127,7 +127,8 @@ pub fn evaluate(pages: &[ListPage], mut extract: impl FnMut(&Document) -> Output
     }
     let mut summaries = Vec::new();
     let is_home = |s: &PageScore| s.set == ListSet::Sitepairs && s.name.ends_with("/index.html");
-    let scopes: [(&str, &dyn Fn(&PageScore) -> bool); 4] = [
+    type InScope<'a> = &'a dyn Fn(&PageScore) -> bool;
+    let scopes: [(&str, InScope); 4] = [
         ("sitepairs", &|s| s.set == ListSet::Sitepairs),
         ("sitepairs homepages", &is_home),
         ("feedless", &|s| s.set == ListSet::Feedless),

@@ -364,14 +364,14 @@ impl TimePatternDb {
             return Vec::new();
         };
         matches.retain(|m| m.start == best.start && m.end == best.end);
-        matches.sort_by(|a, b| self.rank(b).cmp(&self.rank(a)));
+        matches.sort_by_key(|m| std::cmp::Reverse(self.rank(m)));
         matches
     }
 
     /// Non-overlapping matches, longest first, returned in text order.
     pub(crate) fn all_longest(&self, text: &str) -> Vec<RawMatch> {
         let mut matches = self.raw_matches(text);
-        matches.sort_by(|a, b| self.rank(b).cmp(&self.rank(a)));
+        matches.sort_by_key(|m| std::cmp::Reverse(self.rank(m)));
         let mut chosen: Vec<RawMatch> = Vec::new();
         for m in matches {
             if chosen.iter().all(|c| m.end <= c.start || m.start >= c.end) {

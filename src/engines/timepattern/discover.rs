@@ -151,11 +151,12 @@ impl TimeNode {
                 changed = true;
             }
         }
-        if changed && !self.from_attribute {
-            if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
-                self.date = parsed.date;
-                self.precision = parsed.precision;
-            }
+        if !changed || self.from_attribute {
+            return;
+        }
+        if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
+            self.date = parsed.date;
+            self.precision = parsed.precision;
         }
     }
 }

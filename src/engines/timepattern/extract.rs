@@ -18,8 +18,20 @@
 //! heuristic rule") is decided by a score: how many items with a headline the block yields,
 //! the share of its time nodes that yield one, the length of titles and item text, the date
 //! precision, and where the block sits — blocks inside sidebars, footers, navigation or comment
-//! sections count far less. The best block is taken, and other blocks that are lists of the
-//! same page (sections of a news portal, or the same list with another date format) join it.
+//! sections count far less, and a page whose best block is one of those has no list. The best
+//! block is taken, and other blocks join it when they are lists of the same page: sections of a
+//! news portal (a good score of their own), the same list with another date format (inside
+//! it), or more records of the same kind (a featured first post).
+//!
+//! The chosen time nodes are divided again (Figure 5); each block is a subject titled by the
+//! nearest heading before it. Within a dated list, records of the same element kind without a
+//! date are items too (a pinned post); dates that head sections ("Wed, 10 Nov 2021" above the
+//! day's entries) date every entry of their section.
+//!
+//! An item is its headline's text and absolute link, the date of its purest time node (from
+//! `<time datetime>` when there is one), and a description: the item's other text (without
+//! title, dates, "read more", tag and share links) as plain text, HTML-escaped, at most 1000
+//! characters. The page date of a list page is its newest item date.
 
 use std::collections::{BTreeMap, HashSet};
 
