@@ -114,7 +114,7 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
                 continue;
             }
         } else if let Some(text) = doc.text_node(id) {
-            if let Some(year) = year_heading(text) {
+            if let Some(year) = year_heading(doc, id, text) {
                 year_context = Some(year);
             } else if let Some(mut found) = text_date(db, context, id, doc, text) {
                 if let Some(year) = year_context {
@@ -128,9 +128,16 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
     nodes
 }
 
-/// A line that is only a year ("2021", "2021 年"): archives put one above the dates of that
-/// year, which then show only month and day.
-fn year_heading(text: &str) -> Option<i32> {
+/// A heading that is only a year ("2021", "2021 年"): archives put one above the dates of that
+/// year, which then show only month and day. (A bare number elsewhere is more often a count.)
+fn year_heading(doc: &Document, id: NodeId, text: &str) -> Option<i32> {
+    let parent = doc.parent(id)?;
+    let heading = doc.tag(parent).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    let marked =
+        ["class", "id"].iter().any(|a| doc.attr(parent, a).is_some_and(|v| v.to_ascii_lowercase().contains("year")));
+    if !heading && !marked {
+        return None;
+    }
     let text = text.trim();
     let digits = text.trim_end_matches(['年', '년']).trim_end();
     if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) || text.chars().count() > 6 {
@@ -375,6 +382,16 @@ mod tests {
                 ("2005-03-15T00:00:00+00:00".into(), "[www[,]] ## mmm[,] yyyy".into(), TimeSource::Element),
             ]
         );
+    }
+
+    #[test]
+    fn dates_without_a_year_take_the_year_heading_they_are_listed_under() {
+        let found = nodes(
+            "<body><h3 class=archive-year>2021 年</h3><ul><li>09-02</li></ul><table><tr><td>1961</td><td>07-24</td></tr></table>",
+        );
+        let days: Vec<String> = found.iter().map(|n| n.date.format("%F").to_string()).collect();
+        // A bare number in a table is a count, not a year heading: the year comes from now.
+        assert_eq!(days, ["2021-09-02", "2023-07-24"]);
     }
 
     #[test]
