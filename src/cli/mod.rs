@@ -57,8 +57,8 @@ pub enum Command {
         /// Where a local file lives, for resolving its links.
         #[arg(long)]
         base_url: Option<Url>,
-        /// Which engine finds the items.
-        #[arg(long, value_enum, default_value = "rule")]
+        /// Which engine extracts the items.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
         algorithm: Algorithm,
         /// The mapping rule for `--algorithm rule` (default: the shipped rule for the page's URL).
         #[arg(long)]
@@ -72,10 +72,16 @@ pub enum Command {
         #[command(subcommand)]
         command: RuleCommand,
     },
-    /// Score the engines on a corpus laid out like the development corpus.
+    /// Score the engines on a corpus laid out like ../shared/corpus/.
     Eval {
         /// The corpus directory (with `articles/`, `dates/`, `lists/`).
         corpus_dir: PathBuf,
+        /// Which engine extracts the items of list pages.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+        algorithm: Algorithm,
+        /// Print the list scores as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -87,6 +93,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             extract::run(&source, base_url.as_ref(), algorithm, rule.as_deref(), format)
         }
         Command::Rule { command } => rule::run(command),
-        Command::Eval { corpus_dir } => eval::run(&corpus_dir),
+        Command::Eval { corpus_dir, algorithm, json } => eval::run(&corpus_dir, algorithm, json),
     }
 }

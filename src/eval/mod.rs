@@ -5,5 +5,6 @@ pub mod articles;
 pub mod corpus;
 pub mod dates;
 pub mod links;
+pub mod lists;
 pub mod site_articles;
 pub mod text;
