@@ -10,15 +10,15 @@ use clap::ValueEnum;
 use url::Url;
 
 use crate::dom::Document;
-use crate::engines::Extraction;
 use crate::engines::rules::{self, Rule, RuleSet};
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
+use crate::engines::{Extraction, auto};
 use crate::feed::{self, FeedMeta, Format};
 
 /// Which engine extracts the items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Algorithm {
-    /// The best engine for the page (for now: time patterns).
+    /// Time patterns, repeated patterns and structured data together.
     #[default]
     Auto,
     /// A mapping rule: `--rule FILE`, or the shipped rule whose `<url>` matches the page.
@@ -31,7 +31,8 @@ impl Algorithm {
     /// Run the engine on a parsed page; `context.now` is the fetch time relative dates count from.
     pub fn extract(self, doc: &Document, rule: Option<&Rule>, context: &DateContext) -> anyhow::Result<Extraction> {
         Ok(match self {
-            Algorithm::Auto | Algorithm::Timepattern => timepattern::extract(doc, TimePatternDb::builtin(), context),
+            Algorithm::Auto => auto::extract(doc, context),
+            Algorithm::Timepattern => timepattern::extract(doc, TimePatternDb::builtin(), context),
             Algorithm::Rule => {
                 let shipped;
                 let rule = match rule {

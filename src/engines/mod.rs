@@ -2,11 +2,20 @@
 //!
 //! - `rules`: the paper's SAMR, mapping rules written in XML;
 //! - `timepattern`: the paper's ATP, items found by the dates on the page;
+//! - `repeated`: the paper's ARP, items found by the page's repeated record structure;
+//! - `structured`: items the page declares (JSON-LD, microdata, microformats, `<article>`);
+//! - `auto`: time patterns, repeated patterns and structured data together;
+//! - `links`, `record`: what the list engines share (link kinds, reading a record as an item);
 //! - `template`: templates learned from the site's own feed (written as mapping rules);
 //! - `article`: the main content and metadata of an article page;
 //! - `choose`: which engine serves a page.
 
+pub mod auto;
+pub mod links;
+pub mod record;
+pub mod repeated;
 pub mod rules;
+pub mod structured;
 pub mod timepattern;
 
 use serde::Serialize;
