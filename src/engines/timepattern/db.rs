@@ -836,7 +836,15 @@ fn bounded(text: &str, start: usize, end: usize) -> bool {
         (Some(a), Some(b)) => is_word_char(a) && is_word_char(b),
         _ => false,
     };
-    !touches(before, first) && !touches(last, after)
+    // `12024-05-06` holds no `05-06`: a digit joined by a date separator to the match makes
+    // one longer number (an id, a version, a longer date), not a date.
+    let mut preceding = text[..start].chars().rev();
+    let joined_before = matches!((preceding.next(), preceding.next()), (Some('-' | '/' | '.' | ':'), Some(d)) if d.is_ascii_digit())
+        && first.is_some_and(|c| c.is_ascii_digit());
+    let mut following = text[end..].chars();
+    let joined_after = matches!((following.next(), following.next()), (Some('-' | '/' | ':'), Some(d)) if d.is_ascii_digit())
+        && last.is_some_and(|c| c.is_ascii_digit());
+    !touches(before, first) && !touches(last, after) && !joined_before && !joined_after
 }
 
 fn next_char(text: &str, at: usize) -> usize {
