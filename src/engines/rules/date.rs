@@ -1,7 +1,6 @@
 //! Dates of rule fields. Every date a rule extracts goes through [`parse_date`], so that the
 //! time-pattern DB can take over in one place.
 
-
 use chrono::format::Parsed;
 use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;

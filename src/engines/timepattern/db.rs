@@ -31,6 +31,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ("nl.txt", include_str!("../../../time_patterns/nl.txt")),
     ("ru.txt", include_str!("../../../time_patterns/ru.txt")),
     ("pl.txt", include_str!("../../../time_patterns/pl.txt")),
+    ("ar.txt", include_str!("../../../time_patterns/ar.txt")),
+    ("tr.txt", include_str!("../../../time_patterns/tr.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
@@ -642,12 +644,13 @@ fn collect_fields(tokens: &[Token], out: &mut Vec<Field>) {
     }
 }
 
-/// A pattern must name a date, a time or a relative date, each field once, with what it needs.
+/// A pattern must name a date, a time or a relative date, each field once (but for a second
+/// month name, see the regex), with what it needs.
 fn check_fields(tokens: &[Token]) -> Result<(), String> {
     let mut fields = Vec::new();
     collect_fields(tokens, &mut fields);
     for (i, f) in fields.iter().enumerate() {
-        if fields[..i].contains(f) {
+        if fields[..i].contains(f) && *f != Field::MonthName {
             return Err(format!("field {f:?} appears twice"));
         }
     }
@@ -769,7 +772,10 @@ fn compile_into(
                 Field::Second => out.push_str(r"(?P<s>[0-5][0-9]|60)(?:\.(?P<frac>[0-9]{1,9}))?"),
                 Field::MonthName => {
                     need(!language.months.is_empty(), "month names (month N = ...)")?;
-                    let _ = write!(out, r"(?P<mn>{})\.?", alternation(language.months.keys()));
+                    // A second month name is the same month in another calendar's names
+                    // (Levantine pages write `24 نيسان / أبريل 2020`): matched, not read.
+                    let group = if out.contains("(?P<mn>") { "(?:" } else { "(?P<mn>" };
+                    let _ = write!(out, r"{group}{})\.?", alternation(language.months.keys()));
                 }
                 Field::Weekday => {
                     need(!language.weekdays.is_empty(), "weekday names (weekday N = ...)")?;
