@@ -74,7 +74,8 @@ fn item_of(entry: &feed_rs::model::Entry, feed_url: &Url) -> Option<Item> {
     item.date = entry.published.or(entry.updated).map(|d: DateTime<Utc>| d.fixed_offset());
     item.description = entry.summary.as_ref().and_then(|t| html_of(t, &base));
     item.content = entry.content.as_ref().and_then(|c| c.body.as_deref()).and_then(|body| clean(body, &base));
-    item.author = entry.authors.iter().find_map(|a| Some(a.name.as_deref()?.trim().to_string()).filter(|n| !n.is_empty()));
+    item.author =
+        entry.authors.iter().find_map(|a| Some(a.name.as_deref()?.trim().to_string()).filter(|n| !n.is_empty()));
     Some(item)
 }
 
