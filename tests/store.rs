@@ -469,6 +469,10 @@ fn leases_resets_reschedules_and_feed_versions() {
         health: Health::Ok,
     };
     store.record_fetch(id, &record).unwrap();
+    let stamp = store.feed_stamp(&url("https://a.example/")).unwrap().unwrap();
+    assert_eq!((stamp.id, stamp.item_count, stamp.update_interval), (id, 1, Duration::from_secs(3600)));
+    assert_eq!((stamp.feed_version, stamp.last_modified), (store.source(id).unwrap().unwrap().feed_version, at(1)));
+    assert!(store.feed_stamp(&url("https://b.example/")).unwrap().is_none());
     store.reschedule(id, at(500)).unwrap();
     assert_eq!(store.source(id).unwrap().unwrap().next_due, at(500));
     assert!(matches!(store.reschedule(html2rss::store::SourceId(99), at(1)), Err(StoreError::NoSuchSource(99))));

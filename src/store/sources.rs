@@ -108,6 +108,18 @@ pub struct Source {
     pub feed_version: u64,
 }
 
+/// A source's feed, as far as caching its rendered text goes: [`Store::feed_stamp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedStamp {
+    pub id: SourceId,
+    pub feed_version: u64,
+    /// Sets the feed's `ttl`.
+    pub update_interval: Duration,
+    /// The last change of its items, else when the source was added.
+    pub last_modified: DateTime<Utc>,
+    pub item_count: u64,
+}
+
 /// The outcome of one fetch (and extraction) of a source, as [`Store::record_fetch`] keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchRecord {
@@ -243,6 +255,28 @@ impl Store {
             let source = tx.prepare_cached(&sql)?.query_row([url.as_str()], from_row)?;
             tx.commit()?;
             Ok((source, created))
+        })
+    }
+
+    /// What the server needs to answer `/rss` for `url` from a rendered feed it keeps: the
+    /// source's id and what its feed's text depends on. One indexed row, no text columns.
+    pub fn feed_stamp(&self, url: &Url) -> Result<Option<FeedStamp>> {
+        self.with(|conn| {
+            let sql = "SELECT id, feed_version, update_interval, coalesce(last_change, created), item_count
+                       FROM sources WHERE url = ?1";
+            let stamp = conn
+                .prepare_cached(sql)?
+                .query_row([url.as_str()], |row| {
+                    Ok(FeedStamp {
+                        id: SourceId(row.get(0)?),
+                        feed_version: unsigned(row, 1)?,
+                        update_interval: Duration::from_secs(unsigned(row, 2)?),
+                        last_modified: row.get::<_, Seconds>(3)?.0,
+                        item_count: unsigned(row, 4)?,
+                    })
+                })
+                .optional()?;
+            Ok(stamp)
         })
     }
 
