@@ -6,17 +6,18 @@
 //! old ones; normal workers take any due source, fresh ones first. A source is due when
 //! `now - last_update >= update_interval`, which the store keeps as `next_due`.
 //!
-//! Politeness: a worker takes its host's permit without waiting when it can. When the host is
-//! busy or must not be asked yet, one worker per host may wait for it (a short wait is cheaper
-//! than a round trip through the store); any other source of that host is handed back to the
-//! store, due when the host may be asked again, and the worker does something else. So one
-//! slow host never holds more than two workers.
+//! Politeness: one worker at a time owns a host. A worker that claims a source of a host
+//! another worker owns parks it with that owner, which refreshes the host's sources one after
+//! the other (with the host's delay between them) before it claims anew; so a site with many
+//! pages gets them fetched back to back, never two at once, and the other workers go on with
+//! other hosts. When a host may not be asked for longer than the pool's patience (a long
+//! `Retry-After`, a back-off), its sources are handed back to the store, due when it may.
 //!
 //! Shutdown: no new claims; refreshes in flight get a grace period to finish, then are
 //! abandoned. Every store write is one transaction, so an abandoned refresh has written all of
 //! a step or nothing of it, and its source's lease makes it due again.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -79,9 +80,12 @@ struct Shared {
     config: PoolConfig,
     wake: Notify,
     activity: Mutex<Vec<WorkerActivity>>,
-    /// Hosts a worker is already waiting for.
-    waiting: Mutex<HashSet<String>>,
+    /// Hosts a worker owns, with the claimed sources parked for it.
+    hosts: Mutex<HashMap<String, VecDeque<Source>>>,
 }
+
+/// Sources parked per host at most; more are handed back to the store for later.
+const MAX_PARKED: usize = 64;
 
 pub struct Pool {
     shared: Arc<Shared>,
@@ -107,7 +111,7 @@ impl Pool {
             config,
             wake: Notify::new(),
             activity: Mutex::new(activity),
-            waiting: Mutex::new(HashSet::new()),
+            hosts: Mutex::new(HashMap::new()),
         });
         let (stop, stopped) = watch::channel(false);
         let tasks = kinds
@@ -192,15 +196,112 @@ async fn work(shared: Arc<Shared>, slot: usize, filter: DueFilter, mut stop: wat
                 continue;
             }
         };
-        let Some(permit) = host_turn(&shared, &source, &mut stop).await else { continue };
-        let started = Utc::now();
-        set_activity(&shared, slot, Some((source.url.clone(), started)));
-        let url = source.url.clone();
-        if let Err(error) = refresh_claimed(ctx, source, permit, started).await {
-            tracing::info!("refresh of {url} failed: {error}");
+        let host = host_key(&source.url);
+        if !own_or_park(&shared, &host, source.clone()) {
+            continue;
         }
-        set_activity(&shared, slot, None);
+        // This worker owns the host: its source, then those parked meanwhile, one at a time.
+        let mut next = Some(source);
+        while let Some(source) = next {
+            if *stop.borrow() {
+                hand_back(&shared, &host, source, Duration::ZERO).await;
+                break;
+            }
+            let permit = match host_permit(&shared, &source.url, &mut stop).await {
+                Ok(permit) => permit,
+                Err(wait) => {
+                    hand_back(&shared, &host, source, wait).await;
+                    break;
+                }
+            };
+            let started = Utc::now();
+            set_activity(&shared, slot, Some((source.url.clone(), started)));
+            let url = source.url.clone();
+            if let Err(error) = refresh_claimed(ctx, source, permit, started).await {
+                tracing::info!("refresh of {url} failed: {error}");
+            }
+            set_activity(&shared, slot, None);
+            next = next_parked(&shared, &host);
+        }
     }
+}
+
+fn host_key(url: &Url) -> String {
+    url.host_str().unwrap_or_default().to_ascii_lowercase()
+}
+
+/// Take the host for this worker (`true`), or park the source with the worker that has it.
+fn own_or_park(shared: &Shared, host: &str, source: Source) -> bool {
+    let mut hosts = shared.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+    match hosts.get_mut(host) {
+        None => {
+            hosts.insert(host.to_string(), VecDeque::new());
+            true
+        }
+        Some(parked) if parked.len() < MAX_PARKED => {
+            parked.push_back(source);
+            false
+        }
+        Some(_) => {
+            drop(hosts);
+            // A long queue for one host: leave the rest in the store for a while.
+            reschedule_detached(shared, source, Duration::from_secs(1));
+            false
+        }
+    }
+}
+
+/// The next parked source of the host; none: the host is given up.
+fn next_parked(shared: &Shared, host: &str) -> Option<Source> {
+    let mut hosts = shared.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+    let next = hosts.get_mut(host).and_then(VecDeque::pop_front);
+    if next.is_none() {
+        hosts.remove(host);
+    }
+    next
+}
+
+/// The host's permit when it can be had within the pool's patience; else how long to wait.
+async fn host_permit(shared: &Shared, url: &Url, stop: &mut watch::Receiver<bool>) -> Result<HostPermit, Duration> {
+    let gate = &shared.ctx.gate;
+    let patience = shared.config.host_patience;
+    match gate.try_acquire(url) {
+        Ok(permit) => return Ok(permit),
+        // Longer than we would wait: hand back.
+        Err(HostWait::Wait(delay)) if delay > patience => return Err(delay),
+        // A short delay, or a first request of the web server holding the host: wait.
+        Err(_) => {}
+    }
+    tokio::select! {
+        permit = tokio::time::timeout(patience, gate.acquire(url)) => permit.map_err(|_| patience),
+        _ = stop.changed() => Err(Duration::ZERO),
+    }
+}
+
+/// Give the host up: this source and the ones parked for it go back to the store, due after
+/// `wait` (at least a second: due times are whole seconds).
+async fn hand_back(shared: &Shared, host: &str, source: Source, wait: Duration) {
+    let parked = shared.hosts.lock().unwrap_or_else(PoisonError::into_inner).remove(host).unwrap_or_default();
+    let next_due = schedule::after(Utc::now(), wait.max(Duration::from_secs(1)));
+    let ids: Vec<_> = std::iter::once(source.id).chain(parked.iter().map(|s| s.id)).collect();
+    let store = shared.ctx.store.clone();
+    let handed = tokio::task::spawn_blocking(move || ids.into_iter().try_for_each(|id| store.reschedule(id, next_due)));
+    match handed.await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => tracing::error!("cannot hand sources of {host} back: {error}"),
+        Err(error) => tracing::error!("cannot hand sources of {host} back: {error}"),
+    }
+}
+
+/// Hand one source back without waiting for the store.
+fn reschedule_detached(shared: &Shared, source: Source, wait: Duration) {
+    let store = shared.ctx.store.clone();
+    let next_due = schedule::after(Utc::now(), wait);
+    tokio::task::spawn_blocking(move || {
+        if let Err(error) = store.reschedule(source.id, next_due) {
+            tracing::error!("cannot hand back source {}: {error}", source.id.0);
+        }
+    });
 }
 
 /// How long an idle worker may sleep: until the next source falls due, at most `idle_poll`.
@@ -213,45 +314,6 @@ async fn idle_sleep(shared: &Shared, filter: DueFilter, now: DateTime<Utc>) -> D
     };
     // Due times are whole seconds: sleep into the second, not before it.
     (until_due + Duration::from_millis(10)).min(shared.config.idle_poll)
-}
-
-/// The host's permit for a claimed source, or `None` when the source was handed back.
-async fn host_turn(shared: &Shared, source: &Source, stop: &mut watch::Receiver<bool>) -> Option<HostPermit> {
-    let gate = &shared.ctx.gate;
-    let wait = match gate.try_acquire(&source.url) {
-        Ok(permit) => return Some(permit),
-        Err(wait) => wait,
-    };
-    let host = source.url.host_str().unwrap_or_default().to_ascii_lowercase();
-    let patient = match wait {
-        HostWait::Busy => true,
-        HostWait::Wait(delay) => delay <= shared.config.host_patience,
-    };
-    if patient && shared.waiting.lock().unwrap_or_else(PoisonError::into_inner).insert(host.clone()) {
-        let permit = tokio::select! {
-            permit = gate.acquire(&source.url) => Some(permit),
-            _ = stop.changed() => None,
-        };
-        shared.waiting.lock().unwrap_or_else(PoisonError::into_inner).remove(&host);
-        if permit.is_some() {
-            return permit;
-        }
-    }
-    // Hand it back, due when the host may be asked (at least a second on: due times are
-    // whole seconds, and a busy host's request takes a while).
-    let delay = match wait {
-        HostWait::Wait(delay) => delay,
-        HostWait::Busy => Duration::from_secs(1),
-    };
-    let next_due = schedule::after(Utc::now(), delay.max(Duration::from_secs(1)));
-    let store = shared.ctx.store.clone();
-    let id = source.id;
-    match tokio::task::spawn_blocking(move || store.reschedule(id, next_due)).await {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) => tracing::error!("cannot hand back source {}: {error}", id.0),
-        Err(error) => tracing::error!("cannot hand back source {}: {error}", id.0),
-    }
-    None
 }
 
 fn set_activity(shared: &Shared, slot: usize, refreshing: Option<(Url, DateTime<Utc>)>) {
