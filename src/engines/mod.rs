@@ -10,6 +10,7 @@
 pub mod advertised;
 pub mod choose;
 pub mod rules;
+pub mod timepattern;
 
 use serde::Serialize;
 
@@ -33,3 +34,5 @@ pub struct Extraction {
     pub engine: Engine,
     pub confidence: f32,
 }
+
+pub mod article;
