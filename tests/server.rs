@@ -87,6 +87,9 @@ async fn rss_from_first_fetch_to_304_to_an_uploaded_rule_seen_on_admin_and_metri
     assert!(text.contains("<ttl>"), "the ttl says how often the feed changes: {text}");
     let page_requests = site.requests().iter().filter(|r| r.path == "/").count();
     assert_eq!(page_requests, 1);
+    let source = server.ctx.store.source_by_url(&url::Url::parse(&page).unwrap()).unwrap().unwrap();
+    assert_eq!(source.engine, Some(html2rss::engines::Engine::TimePattern), "no rule: the dates found the items");
+    assert!(!source.fresh, "the first fetch was recorded");
 
     // Again, with the ETag: 304 from the store, nothing fetched.
     let again = http.get(server.rss(&page, "")).header("If-None-Match", &etag).send().await.unwrap();

@@ -5,7 +5,7 @@
 //!    finds nothing, that is reported ("rule stopped matching"), not papered over by a guess;
 //! 2. a template trained for the site (`engines::template` writes templates as mapping rules;
 //!    the store keeps them per site) — when it finds nothing, the next engines may;
-//! 3. time patterns (not on this branch yet: they join here when `engines::timepattern` lands);
+//! 3. time patterns (the paper's ATP), which need nothing but dates on the page;
 //! 4. when none of these finds items, the page's own advertised feed, if it has one. Reading it
 //!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
 //!    fetches it and reads it with [`super::advertised::read_feed`].
@@ -19,6 +19,7 @@ use url::Url;
 use super::Extraction;
 use super::advertised::advertised_feed;
 use super::rules::{self, Rule, RuleError, RuleSet};
+use super::timepattern::{self, DateContext, TimePatternDb, TimePatternError};
 use crate::dom::Document;
 use crate::engines::Engine;
 
@@ -35,33 +36,50 @@ pub struct SiteTemplate {
 pub struct Choice {
     /// The chosen engine's result (possibly without items).
     pub extraction: Extraction,
-    /// Who made it, for people: `uploaded rule 'Example news'`, `time patterns`.
+    /// Who made it, for people: `uploaded rule 'Example news'`, `the time-pattern engine`.
     pub made_by: String,
     /// Set when no engine found items and the page advertises a feed: fetch it and read it.
     pub advertised_feed: Option<Url>,
 }
 
 /// The engines and their data: shipped rules, uploaded rules (replaced as a whole when rules
-/// are uploaded or deleted), time patterns.
+/// are uploaded or deleted), the Time Pattern DB.
 #[derive(Debug)]
 pub struct Engines {
     shipped: RuleSet,
     uploaded: RwLock<Arc<RuleSet>>,
+    /// `None`: the DB built into the binary.
+    time_patterns: Option<TimePatternDb>,
+}
+
+/// Why the engines' data did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum EnginesError {
+    #[error("a mapping rule is broken: {0}")]
+    Rule(#[from] RuleError),
+    #[error("the Time Pattern DB is broken: {0}")]
+    TimePatterns(#[from] TimePatternError),
 }
 
 impl Engines {
-    /// Engines with these shipped rules and no uploaded ones yet.
+    /// Engines with these shipped rules, the built-in time patterns, and no uploaded rules yet.
     pub fn new(shipped: RuleSet) -> Engines {
-        Engines { shipped, uploaded: RwLock::new(Arc::new(RuleSet::new())) }
+        Engines { shipped, uploaded: RwLock::new(Arc::new(RuleSet::new())), time_patterns: None }
     }
 
-    /// The rules of `rules_dir`, else the rules built into the binary.
-    pub fn load(rules_dir: Option<&Path>) -> Result<Engines, RuleError> {
+    /// The rules of `rules_dir` and the patterns of `time_patterns_dir`; either, when not
+    /// given, built into the binary.
+    pub fn load(rules_dir: Option<&Path>, time_patterns_dir: Option<&Path>) -> Result<Engines, EnginesError> {
         let shipped = match rules_dir {
             Some(dir) => RuleSet::load_dir(dir)?,
             None => RuleSet::shipped()?,
         };
-        Ok(Engines::new(shipped))
+        let time_patterns = time_patterns_dir.map(TimePatternDb::load_dir).transpose()?;
+        Ok(Engines { time_patterns, ..Engines::new(shipped) })
+    }
+
+    pub fn time_patterns(&self) -> &TimePatternDb {
+        self.time_patterns.as_ref().unwrap_or_else(|| TimePatternDb::builtin())
     }
 
     pub fn shipped(&self) -> &RuleSet {
@@ -113,10 +131,10 @@ impl Engines {
                 return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
             }
         }
-        let page = crate::model::Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
+        let context = DateContext::new(now.fixed_offset());
         Choice {
-            extraction: Extraction { page, engine: Engine::TimePattern, confidence: 0.0 },
-            made_by: "no engine".into(),
+            extraction: timepattern::extract(doc, self.time_patterns(), &context),
+            made_by: "the time-pattern engine".into(),
             advertised_feed: None,
         }
     }
@@ -197,6 +215,26 @@ mod tests {
         assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::Rule, 0));
         assert_eq!(choice.made_by, "uploaded rule 'broken'");
         assert_eq!(choice.advertised_feed, Some(url("https://news.example/feed.xml")));
+    }
+
+    #[test]
+    fn without_a_rule_or_template_time_patterns_read_the_dates() {
+        let page_url = url("https://dated.example/");
+        let items: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<li><a href=\"/p/{i}\">Post number {i} about things</a> <span>2024-05-{:02} 10:00</span></li>",
+                    10 + i
+                )
+            })
+            .collect();
+        let html = format!("<html><head><title>Dated</title></head><body><ul>{items}</ul></body></html>");
+        let doc = parse_str(&html, &page_url).unwrap();
+        let choice = Engines::new(RuleSet::new()).choose(&doc, &page_url, None, Utc::now());
+        assert_eq!((choice.extraction.engine, choice.made_by.as_str()), (Engine::TimePattern, "the time-pattern engine"));
+        assert_eq!(choice.extraction.page.item_count(), 4);
+        assert!(choice.extraction.confidence > 0.0);
+        assert!(choice.advertised_feed.is_none());
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl RefreshContext {
     /// gate, the engines with the store's uploaded rules loaded.
     pub fn from_config(config: &Config, store: Store) -> Result<RefreshContext, SetupError> {
         let fetcher = Fetcher::new(&config.fetch_config()).map_err(SetupError::Fetcher)?;
-        let engines = Engines::load(config.rules_dir.as_deref()).map_err(|e| SetupError::Rules(e.to_string()))?;
+        let engines = Engines::load(config.rules_dir.as_deref(), config.time_patterns_dir.as_deref())?;
         let context = RefreshContext {
             store,
             fetcher,
@@ -90,8 +90,8 @@ impl RefreshContext {
 pub enum SetupError {
     #[error(transparent)]
     Fetcher(FetchError),
-    #[error("a mapping rule is broken: {0}")]
-    Rules(String),
+    #[error(transparent)]
+    Engines(#[from] crate::engines::choose::EnginesError),
     #[error(transparent)]
     Store(StoreError),
 }
