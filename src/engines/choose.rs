@@ -231,7 +231,10 @@ mod tests {
         let html = format!("<html><head><title>Dated</title></head><body><ul>{items}</ul></body></html>");
         let doc = parse_str(&html, &page_url).unwrap();
         let choice = Engines::new(RuleSet::new()).choose(&doc, &page_url, None, Utc::now());
-        assert_eq!((choice.extraction.engine, choice.made_by.as_str()), (Engine::TimePattern, "the time-pattern engine"));
+        assert_eq!(
+            (choice.extraction.engine, choice.made_by.as_str()),
+            (Engine::TimePattern, "the time-pattern engine")
+        );
         assert_eq!(choice.extraction.page.item_count(), 4);
         assert!(choice.extraction.confidence > 0.0);
         assert!(choice.advertised_feed.is_none());

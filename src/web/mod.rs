@@ -174,6 +174,7 @@ pub fn server(listener: TcpListener, state: Arc<AppState>) -> std::io::Result<Se
                 }
             })
             .route("/rss", web::get().to(rss::feed))
+            .route("/rss", web::head().to(rss::feed))
             .route("/rules", web::post().to(rules::upload))
             .route("/rules", web::get().to(rules::list))
             .route("/rules/test", web::post().to(rules::test))

@@ -161,20 +161,23 @@ fn start_flight(state: &web::Data<AppState>, url: &Url) -> Flight {
 }
 
 /// Add the source (leased, so the updater leaves it to us), refresh it, and forget it again
-/// when it gave no feed: a URL that never worked is not kept for the updater.
+/// when it gave no feed: a URL that never worked is not kept for the updater. (A source that
+/// was stored already but has no items yet, e.g. added while the server was down, is kept.)
 async fn first_refresh(state: &AppState, url: &Url) -> Result<(), RefreshError> {
     let ctx = &state.ctx;
     let now = Utc::now();
     let settings = SourceSettings { rule: None, full_text: false, update_interval: state.settings.default_interval };
     let (store, add_url, lease) = (ctx.store.clone(), url.clone(), state.settings.lease);
-    let (source, _) = tokio::task::spawn_blocking(move || store.add_source_leased(&add_url, &settings, now, lease))
-        .await
-        .map_err(|e| RefreshError::Task(e.to_string()))??;
+    let (source, created) =
+        tokio::task::spawn_blocking(move || store.add_source_leased(&add_url, &settings, now, lease))
+            .await
+            .map_err(|e| RefreshError::Task(e.to_string()))??;
     if source.item_count > 0 {
         return Ok(());
     }
     match refresh_source(ctx, source.id, now).await {
         Ok(_) => Ok(()),
+        Err(error) if !created => Err(error),
         Err(error) => {
             let store = ctx.store.clone();
             let id = source.id;
