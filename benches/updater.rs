@@ -19,7 +19,7 @@ use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
 use html2rss::fetch::{Backoff, FetchConfig, Fetcher, HostGate, Validators};
 use html2rss::store::{SourceSettings, Store};
-use html2rss::updater::{Pool, PoolConfig, RefreshContext, Schedule, Stats};
+use html2rss::updater::{FeedChanges, Pool, PoolConfig, RefreshContext, Schedule, Stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 
@@ -173,6 +173,7 @@ fn main() {
             unhealthy_after: Duration::from_secs(3 * 86400),
         },
         stats: Stats::default(),
+        changes: FeedChanges::default(),
     });
     let config = PoolConfig {
         fresh_workers: 0,

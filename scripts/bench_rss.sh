@@ -45,6 +45,10 @@ local paths = {}
 for line in io.lines(os.getenv("PATHS_FILE")) do paths[#paths + 1] = line end
 math.randomseed(os.time())
 request = function() return wrk.format("GET", paths[math.random(#paths)]) end
+local shown = 0
+response = function(status, headers, body)
+    if status ~= 200 and shown < 3 then shown = shown + 1; print("unexpected answer: " .. status .. " " .. body) end
+end
 LUA
 
 target/release/html2rss serve --config "$work/html2rss.toml" 2> "$work/server.log" &
@@ -64,12 +68,12 @@ run() {
     # One pass over the paths first, so that the run measures serving, not first renders.
     while read -r path; do curl -s -o /dev/null "http://$address$path"; done < "$file"
     echo "== $name: $(wc -l < "$file") feeds, $CONNECTIONS connections, $DURATION; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-    PATHS_FILE="$file" wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/paths.lua" "http://$address" > "$work/$name.txt"
+    PATHS_FILE="$file" wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/paths.lua" "http://$address" > "$work/$name.wrk"
     local rps p50 p99
-    rps=$(awk '/^Requests\/sec/ {print $2}' "$work/$name.txt")
-    p50=$(awk '$1 == "50%" {print $2}' "$work/$name.txt")
-    p99=$(awk '$1 == "99%" {print $2}' "$work/$name.txt")
-    echo "   requests/s $rps   p50 $p50   p99 $p99   errors: $(grep -E 'Non-2xx|Socket errors' "$work/$name.txt" || echo none)"
+    rps=$(awk '/^Requests\/sec/ {print $2}' "$work/$name.wrk")
+    p50=$(awk '$1 == "50%" {print $2}' "$work/$name.wrk")
+    p99=$(awk '$1 == "99%" {print $2}' "$work/$name.wrk")
+    echo "   requests/s $rps   p50 $p50   p99 $p99   errors: $(grep -E 'Non-2xx|Socket errors|unexpected' "$work/$name.wrk" | head -4 || true)"
     echo "   server memory: $(memory)  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 

@@ -15,7 +15,7 @@ use html2rss::engines::rules::RuleSet;
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
 use html2rss::store::{Health, NewRule, Source, SourceSettings, Store};
 use html2rss::updater::{
-    Pool, PoolConfig, RefreshContext, RefreshError, RefreshOutcome, Schedule, Stats, refresh_source,
+    FeedChanges, Pool, PoolConfig, RefreshContext, RefreshError, RefreshOutcome, Schedule, Stats, refresh_source,
 };
 use url::Url;
 
@@ -96,6 +96,7 @@ fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshCont
         engines: Arc::new(Engines::new(RuleSet::new())),
         schedule: schedule(),
         stats: Stats::default(),
+        changes: FeedChanges::default(),
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);
     Arc::new(ctx)

@@ -10,6 +10,7 @@
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
 //! politeness, graceful shutdown.
 
+pub mod changes;
 pub mod pool;
 pub mod schedule;
 pub mod stats;
@@ -30,6 +31,7 @@ use crate::engines::rules::Rule;
 use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
 use crate::store::{FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError};
 
+pub use changes::FeedChanges;
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
 pub use schedule::Schedule;
 pub use stats::{RefreshOutcome, Stats, StatsSnapshot};
@@ -43,6 +45,8 @@ pub struct RefreshContext {
     pub engines: Arc<Engines>,
     pub schedule: Schedule,
     pub stats: Stats,
+    /// Sources whose feeds this process changed (for the web server's stamp cache).
+    pub changes: FeedChanges,
 }
 
 impl RefreshContext {
@@ -64,6 +68,7 @@ impl RefreshContext {
                 unhealthy_after: config.updater.unhealthy_after,
             },
             stats: Stats::default(),
+            changes: FeedChanges::default(),
         };
         context.reload_rules().map_err(SetupError::Store)?;
         Ok(context)
@@ -370,6 +375,7 @@ async fn record(
                 Ok(Refreshed { source, outcome, merge, made_by })
             })
             .await??;
+            ctx.changes.touch(id);
             if let Some(merge) = &stats_merge.merge {
                 ctx.stats.merged(merge.new, merge.changed);
             }

@@ -238,6 +238,8 @@ fn own_or_park(shared: &Shared, host: &str, source: Source) -> bool {
             hosts.insert(host.to_string(), VecDeque::new());
             true
         }
+        // Claimed again after its lease ran out while it waited here: it is parked already.
+        Some(parked) if parked.iter().any(|p| p.id == source.id) => false,
         Some(parked) if parked.len() < MAX_PARKED => {
             parked.push_back(source);
             false

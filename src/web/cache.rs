@@ -6,13 +6,55 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 
+use url::Url;
+
 use crate::feed::Format;
 use crate::store::{FeedStamp, SourceId};
+use crate::updater::FeedChanges;
+
+/// How long a stamp read from the store is trusted without asking again, even when this
+/// process changed nothing: the store may be written by another process too.
+const STAMP_TTL: Duration = Duration::from_secs(10);
+/// Stamps kept at most (they are small); when full, the kept ones are dropped.
+const MAX_STAMPS: usize = 200_000;
+
+/// The stamps of stored feeds by page URL, so that a request for a feed nothing changed needs
+/// no store read at all.
+#[derive(Default)]
+pub struct StampCache {
+    stamps: Mutex<HashMap<Url, Known>>,
+}
+
+struct Known {
+    stamp: FeedStamp,
+    /// The change number noted before the stamp was read.
+    noted: u64,
+    read_at: Instant,
+}
+
+impl StampCache {
+    /// The stamp of `url`'s feed, if the one kept is still good.
+    pub fn get(&self, url: &Url, changes: &FeedChanges, now: Instant) -> Option<FeedStamp> {
+        let stamps = self.stamps.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = stamps.get(url)?;
+        let fresh = now.duration_since(known.read_at) < STAMP_TTL && changes.number(known.stamp.id) <= known.noted;
+        fresh.then_some(known.stamp)
+    }
+
+    /// Keep a stamp read after noting the change number `noted`.
+    pub fn put(&self, url: &Url, stamp: FeedStamp, noted: u64, now: Instant) {
+        let mut stamps = self.stamps.lock().unwrap_or_else(PoisonError::into_inner);
+        if stamps.len() >= MAX_STAMPS {
+            stamps.clear();
+        }
+        stamps.insert(url.clone(), Known { stamp, noted, read_at: now });
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CacheKey {
@@ -117,6 +159,24 @@ mod tests {
             last_modified: DateTime::<Utc>::MIN_UTC,
             item_count: 1,
         }
+    }
+
+    #[test]
+    fn stamps_are_kept_until_their_source_changes_or_they_age() {
+        let cache = StampCache::default();
+        let changes = FeedChanges::default();
+        let url = Url::parse("https://example.org/").unwrap();
+        let t0 = Instant::now();
+        assert!(cache.get(&url, &changes, t0).is_none());
+        let noted = changes.current();
+        cache.put(&url, stamp(1, 1), noted, t0);
+        assert_eq!(cache.get(&url, &changes, t0), Some(stamp(1, 1)));
+        changes.touch(SourceId(2));
+        assert!(cache.get(&url, &changes, t0).is_some(), "another source changed");
+        changes.touch(SourceId(1));
+        assert!(cache.get(&url, &changes, t0).is_none(), "its source changed");
+        cache.put(&url, stamp(1, 2), changes.current(), t0);
+        assert!(cache.get(&url, &changes, t0 + STAMP_TTL).is_none(), "too old");
     }
 
     #[test]

@@ -37,6 +37,10 @@ use crate::updater::{PoolStatus, RefreshContext, lease_for};
 
 pub use auth::{AdminToken, admin_token};
 
+/// Feeds rendered at once at most; more would only add threads and store connections (and
+/// memory), not speed, on a machine of a few cores.
+const RENDER_SLOTS: usize = 4;
+
 /// What the web server is told by the configuration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebSettings {
@@ -78,6 +82,9 @@ pub struct AppState {
     /// First fetches in flight, by URL: concurrent first requests share one.
     flights: Mutex<HashMap<Url, rss::Flight>>,
     cache: cache::FeedCache,
+    stamps: cache::StampCache,
+    /// Renders at once at most: each holds a store connection and a blocking thread.
+    render_slots: tokio::sync::Semaphore,
     limiter: auth::RateLimiter,
     metrics: metrics::WebMetrics,
     /// The runtime first fetches run on (not an HTTP worker's: a first fetch outlives the
@@ -97,6 +104,8 @@ impl AppState {
         let feed_key = auth::feed_key(&ctx.store)?;
         Ok(AppState {
             cache: cache::FeedCache::new(usize::try_from(settings.feed_cache_size).unwrap_or(usize::MAX)),
+            stamps: cache::StampCache::default(),
+            render_slots: tokio::sync::Semaphore::new(RENDER_SLOTS),
             limiter: auth::RateLimiter::new(settings.first_fetches_per_minute),
             ctx,
             pool,

@@ -77,11 +77,8 @@ pub async fn feed(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
             );
         }
     }
-    let store = state.ctx.store.clone();
-    let url = query.url.clone();
-    let stamp = match state.blocking(move || store.feed_stamp(&url)).await {
-        Ok(Ok(stamp)) => stamp,
-        Ok(Err(error)) => return store_error(error),
+    let stamp = match known_stamp(&state, &query.url).await {
+        Ok(stamp) => stamp,
         Err(response) => return response,
     };
     let stamp = match stamp {
@@ -92,6 +89,23 @@ pub async fn feed(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
         },
     };
     stored(&request, &state, &query, stamp).await
+}
+
+/// The stamp of a stored feed: kept from an earlier request while its source is unchanged,
+/// else read from the store (and kept when the feed has items).
+async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<FeedStamp>, HttpResponse> {
+    let now = Instant::now();
+    if let Some(stamp) = state.stamps.get(url, &state.ctx.changes, now) {
+        return Ok(Some(stamp));
+    }
+    let noted = state.ctx.changes.current();
+    let store = state.ctx.store.clone();
+    let read_url = url.clone();
+    let stamp = state.blocking(move || store.feed_stamp(&read_url)).await?.map_err(store_error)?;
+    if let Some(stamp) = stamp.filter(|s| s.item_count > 0) {
+        state.stamps.put(url, stamp, noted, now);
+    }
+    Ok(stamp)
 }
 
 /// Fetch a new URL now (or join the fetch already running for it) and return its stamp.
@@ -137,12 +151,9 @@ async fn first_fetch(request: &HttpRequest, state: &web::Data<AppState>, url: &U
         }
         Ok(Ok(())) => {
             state.metrics.first_fetch("ok");
-            let store = state.ctx.store.clone();
-            let url = url.clone();
-            match state.blocking(move || store.feed_stamp(&url)).await? {
-                Ok(Some(stamp)) if stamp.item_count > 0 => Ok(stamp),
-                Ok(_) => Err(plain(StatusCode::UNPROCESSABLE_ENTITY, "no items found")),
-                Err(error) => Err(store_error(error)),
+            match known_stamp(state, url).await? {
+                Some(stamp) if stamp.item_count > 0 => Ok(stamp),
+                _ => Err(plain(StatusCode::UNPROCESSABLE_ENTITY, "no items found")),
             }
         }
     }
@@ -239,6 +250,8 @@ async fn stored(
             state.metrics.cache(false);
             let self_url = Url::parse(&state.feed_url(&origin, &query.url, query.format)).ok();
             let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
+            // The semaphore is never closed, so acquiring fails only if it were.
+            let _slot = state.render_slots.acquire().await.ok();
             let made = state.blocking(move || render(&store, stamp, items, format, self_url)).await;
             match made {
                 Ok(Ok(Some(rendered))) => {
