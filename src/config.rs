@@ -115,7 +115,7 @@ impl Default for Config {
             first_fetches_per_minute: 10,
             require_feed_tokens: false,
             public_url: None,
-            feed_cache_size: 16 << 20,
+            feed_cache_size: 8 << 20,
             fetch: FetchSection::default(),
             updater: UpdaterSection::default(),
         }

@@ -37,9 +37,9 @@ use crate::updater::{PoolStatus, RefreshContext, lease_for};
 
 pub use auth::{AdminToken, admin_token};
 
-/// Feeds rendered at once at most; more would only add threads and store connections (and
-/// memory), not speed, on a machine of a few cores.
-const RENDER_SLOTS: usize = 4;
+/// `/rss` store reads and renders at once at most; more would only add threads and store
+/// connections (and memory), not speed, on a machine of a few cores.
+const STORE_SLOTS: usize = 4;
 
 /// What the web server is told by the configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,8 +83,9 @@ pub struct AppState {
     flights: Mutex<HashMap<Url, rss::Flight>>,
     cache: cache::FeedCache,
     stamps: cache::StampCache,
-    /// Renders at once at most: each holds a store connection and a blocking thread.
-    render_slots: tokio::sync::Semaphore,
+    /// `/rss` store reads and renders at once at most: each holds a store connection and a
+    /// blocking thread.
+    store_slots: tokio::sync::Semaphore,
     limiter: auth::RateLimiter,
     metrics: metrics::WebMetrics,
     /// The runtime first fetches run on (not an HTTP worker's: a first fetch outlives the
@@ -105,7 +106,7 @@ impl AppState {
         Ok(AppState {
             cache: cache::FeedCache::new(usize::try_from(settings.feed_cache_size).unwrap_or(usize::MAX)),
             stamps: cache::StampCache::default(),
-            render_slots: tokio::sync::Semaphore::new(RENDER_SLOTS),
+            store_slots: tokio::sync::Semaphore::new(STORE_SLOTS),
             limiter: auth::RateLimiter::new(settings.first_fetches_per_minute),
             ctx,
             pool,

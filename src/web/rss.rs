@@ -98,6 +98,7 @@ async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<Fe
     if let Some(stamp) = state.stamps.get(url, &state.ctx.changes, now) {
         return Ok(Some(stamp));
     }
+    let _slot = state.store_slots.acquire().await.ok();
     let noted = state.ctx.changes.current();
     let store = state.ctx.store.clone();
     let read_url = url.clone();
@@ -251,7 +252,7 @@ async fn stored(
             let self_url = Url::parse(&state.feed_url(&origin, &query.url, query.format)).ok();
             let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
             // The semaphore is never closed, so acquiring fails only if it were.
-            let _slot = state.render_slots.acquire().await.ok();
+            let _slot = state.store_slots.acquire().await.ok();
             let made = state.blocking(move || render(&store, stamp, items, format, self_url)).await;
             match made {
                 Ok(Ok(Some(rendered))) => {
