@@ -36,9 +36,7 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let token = web::admin_token(config.admin_token.as_deref(), &store).context("cannot set up the admin token")?;
-        if token.generated {
-            eprintln!("html2rss: generated the admin token (shown only now; kept in the database):\n  {}", token.token);
-        }
+        let generated = token.generated.then(|| token.token.clone());
         let ctx = Arc::new(RefreshContext::from_config(&config, store)?);
         let pool = Pool::start(ctx.clone(), PoolConfig::from_config(&config));
         let state = AppState::new(ctx, Some(pool.status()), WebSettings::from_config(&config), token.token)
@@ -47,6 +45,9 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
         let handle = server.handle();
         let running = tokio::spawn(server);
         eprintln!("html2rss listening on http://{address} (database {}); admin page /admin", config.db.display());
+        if let Some(token) = generated {
+            eprintln!("html2rss: generated the admin token (shown only now; kept in the database):\n  {token}");
+        }
         shutdown_signal().await?;
         eprintln!("html2rss: stopping (requests and refreshes in flight may finish)");
         handle.stop(true).await;
