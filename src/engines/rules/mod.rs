@@ -40,6 +40,7 @@ pub use apply::apply;
 pub use date::parse_date;
 pub use merge::{Mark, MarkField, MergeError, derive_rule};
 pub use set::{RuleSet, SHIPPED};
+pub use xml::MAX_RULE_BYTES;
 
 /// A mapping rule: where the items of a page (or of every page a `<url>` pattern matches) are.
 #[derive(Debug, Clone, PartialEq)]
