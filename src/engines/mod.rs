@@ -7,6 +7,7 @@
 //! - `choose`: which engine serves a page.
 
 pub mod rules;
+pub mod template;
 
 use serde::Serialize;
 

@@ -3,4 +3,5 @@
 
 pub mod corpus;
 pub mod links;
+pub mod template;
 pub mod text;
