@@ -54,8 +54,8 @@ fn debug_site() {
         println!(
             "item {:?}: summary {:?} content {:?}",
             item.title,
-            item.summary.as_deref().map(|t| t.chars().take(120).collect::<String>()),
-            item.content.as_deref().map(|t| (t.chars().count(), t.chars().take(120).collect::<String>()))
+            item.summary().map(|t| t.chars().take(120).collect::<String>()),
+            item.content().map(|t| (t.chars().count(), t.chars().take(120).collect::<String>()))
         );
         let show = |n: Option<html2rss::dom::NodeId>| n.map(|n| html2rss::path::Path::key_path(doc, n).to_string());
         println!(
@@ -68,34 +68,5 @@ fn debug_site() {
     }
     for item in feed.items.iter().take(25) {
         println!("feed: {:?} | {:?} | {:?}", item.title, item.link.as_ref().map(|l| l.path()), item.date);
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_fullness() {
-    use html2rss::eval::text::tokens;
-    let corpus = common::corpus_dir();
-    for site in html2rss::eval::corpus::sites(&corpus).unwrap() {
-        let feed = html2rss::eval::template::site_feed(&site).unwrap();
-        for (file, doc) in html2rss::eval::template::training_pages(&site).unwrap() {
-            if !file.starts_with("article") {
-                continue;
-            }
-            let Some(item) = feed.items.iter().find(|i| i.link.as_ref().map(|l| l.path()) == Some(doc.url.path()))
-            else {
-                continue;
-            };
-            let body = doc.text(doc.first_tag("body").unwrap());
-            let feed_text = item.content.clone().or(item.summary.clone()).unwrap_or_default();
-            println!(
-                "{:<40} {file} content={} feed_tokens={} summary_tokens={} body_tokens={}",
-                site.name,
-                item.content.is_some(),
-                tokens(&feed_text).len(),
-                tokens(item.summary.as_deref().unwrap_or("")).len(),
-                tokens(&body).len()
-            );
-        }
     }
 }

@@ -223,8 +223,8 @@ fn score_article(
     trained: &Trained,
     held_out: Option<&Trained>,
 ) -> ArticleScore {
-    let body = item.content.clone().or_else(|| item.summary.clone()).unwrap_or_default();
-    let full_text = item.content.is_some() || tokens(&body).len() >= FULL_TEXT_TOKENS;
+    let body = item.content().or(item.summary()).unwrap_or_default().to_string();
+    let full_text = item.content().is_some() || tokens(&body).len() >= FULL_TEXT_TOKENS;
     let text = |t: Option<&Trained>| t.and_then(|t| template::content_text(&t.rule, doc)).unwrap_or_default();
     let extracted = template::article_item(&trained.rule, doc, Utc::now());
     let title_equal = extracted.as_ref().is_some_and(|i| normalize_title(&i.title) == normalize_title(&item.title));

@@ -7,7 +7,7 @@
 //! author's local day, and `feed-rs` alone would turn every date into UTC.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Utc};
 use url::Url;
@@ -26,7 +26,9 @@ pub struct TrainingFeed {
     pub items: Vec<FeedItem>,
 }
 
-/// One feed item, as plain text.
+/// One feed item. The title is plain text; the summary and content are kept as the feed wrote
+/// them and turned into plain text when first asked for (a feed of full posts is mostly
+/// markup, and training reads the text of only the few items it finds on its pages).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedItem {
     pub title: String,
@@ -34,20 +36,69 @@ pub struct FeedItem {
     pub link: Option<Url>,
     /// Published, else updated; in the offset the feed wrote.
     pub date: Option<DateTime<FixedOffset>>,
-    /// `<description>` / `<summary>` / JSON `summary`.
-    pub summary: Option<String>,
-    /// `content:encoded` / `<content>` / JSON `content_html` or `content_text`.
-    pub content: Option<String>,
     pub author: Option<String>,
+    summary: Option<FeedText>,
+    content: Option<FeedText>,
+}
+
+/// A feed value as written, and its plain text once computed.
+#[derive(Debug, Clone, PartialEq)]
+struct FeedText {
+    raw: String,
+    html: bool,
+    text: OnceLock<String>,
+}
+
+impl FeedText {
+    fn new(raw: String, html: bool) -> FeedText {
+        FeedText { raw, html, text: OnceLock::new() }
+    }
+
+    /// The plain text, `None` when it is empty.
+    fn text(&self) -> Option<&str> {
+        let text = self.text.get_or_init(|| text_of(&self.raw, self.html));
+        (!text.is_empty()).then_some(text.as_str())
+    }
 }
 
 impl FeedItem {
+    pub fn new(title: impl Into<String>, link: Option<Url>, date: Option<DateTime<FixedOffset>>) -> FeedItem {
+        FeedItem { title: title.into(), link, date, author: None, summary: None, content: None }
+    }
+
+    /// Set the summary as the feed wrote it (`html`: whether it is markup).
+    pub fn with_summary(mut self, raw: impl Into<String>, html: bool) -> FeedItem {
+        self.summary = Some(FeedText::new(raw.into(), html));
+        self
+    }
+
+    /// Set the content as the feed wrote it (`html`: whether it is markup).
+    pub fn with_content(mut self, raw: impl Into<String>, html: bool) -> FeedItem {
+        self.content = Some(FeedText::new(raw.into(), html));
+        self
+    }
+
+    pub fn with_author(mut self, author: impl Into<String>) -> FeedItem {
+        self.author = Some(author.into());
+        self
+    }
+
+    /// `<description>` / `<summary>` / JSON `summary`, as plain text.
+    pub fn summary(&self) -> Option<&str> {
+        self.summary.as_ref().and_then(FeedText::text)
+    }
+
+    /// `content:encoded` / `<content>` / JSON `content_html` or `content_text`, as plain text.
+    pub fn content(&self) -> Option<&str> {
+        self.content.as_ref().and_then(FeedText::text)
+    }
+
     /// The longest text the feed gives for the item's body: its content, else its summary.
     pub fn body(&self) -> Option<&str> {
-        match (&self.content, &self.summary) {
+        match (self.content(), self.summary()) {
             (Some(c), Some(s)) if s.chars().count() > c.chars().count() => Some(s),
             (Some(c), _) => Some(c),
-            (None, s) => s.as_deref(),
+            (None, s) => s,
         }
     }
 }
@@ -95,20 +146,20 @@ pub fn read_feed(bytes: &[u8], feed_url: &Url) -> Result<TrainingFeed, FeedReadE
         .iter()
         .map(|entry| {
             let title = entry.title.as_ref().map(|t| text_of(&t.content, is_html(&t.content_type))).unwrap_or_default();
-            let summary = entry.summary.as_ref().map(|t| text_of(&t.content, is_html(&t.content_type)));
-            let content =
-                entry.content.as_ref().and_then(|c| Some(text_of(c.body.as_deref()?, is_html(&c.content_type))));
             let author = entry.authors.iter().find_map(|p| {
-                let name = p.name.as_deref().map(|n| dom::collapse_whitespace(n)).filter(|n| !n.is_empty());
+                let name = p.name.as_deref().map(dom::collapse_whitespace).filter(|n| !n.is_empty());
                 name.or_else(|| p.email.clone())
             });
             FeedItem {
                 title,
                 link: page_link(&entry.links, feed_url),
                 date: entry.published.or(entry.updated).map(with_offset),
-                summary: summary.filter(|s| !s.is_empty()),
-                content: content.filter(|s| !s.is_empty()),
                 author,
+                summary: entry.summary.as_ref().map(|t| FeedText::new(t.content.clone(), is_html(&t.content_type))),
+                content: entry
+                    .content
+                    .as_ref()
+                    .and_then(|c| Some(FeedText::new(c.body.clone()?, is_html(&c.content_type)))),
             }
         })
         .collect();
@@ -206,10 +257,12 @@ fn text_of(value: &str, html: bool) -> String {
     html_to_text(&escaped)
 }
 
-/// The visible text of an HTML fragment, as a page's text is computed.
+/// The visible text of an HTML fragment, as a page's text is computed (the fragment is text
+/// already: no charset detection).
 pub fn html_to_text(fragment: &str) -> String {
     let url = Url::parse("about:blank").expect("about:blank is a URL");
-    match dom::parse_str(fragment, &url) {
+    let options = dom::ParseOptions { header_charset: Some("utf-8".into()), ..dom::ParseOptions::default() };
+    match dom::parse(fragment.as_bytes(), &url, &options) {
         Ok(doc) => doc.text(doc.root()),
         Err(_) => dom::collapse_whitespace(fragment),
     }
@@ -354,8 +407,8 @@ mod tests {
         assert_eq!(first.title, "Vec<T> & slices");
         assert_eq!(first.link.as_ref().map(Url::as_str), Some("https://example.org/blog/vec/"));
         assert_eq!(first.date.unwrap().to_rfc3339(), "2021-06-05T01:40:00+09:00");
-        assert_eq!(first.summary.as_deref(), Some("Short summary…"));
-        assert_eq!(first.content.as_deref(), Some("Full text of the post. Second."));
+        assert_eq!(first.summary(), Some("Short summary…"));
+        assert_eq!(first.content(), Some("Full text of the post. Second."));
         assert_eq!(first.author.as_deref(), Some("Ann Author"));
         assert_eq!(first.body(), Some("Full text of the post. Second."));
         let second = &feed.items[1];
@@ -375,7 +428,7 @@ mod tests {
         let item = &feed.items[0];
         assert_eq!(item.title, "x < y");
         assert_eq!(item.date.unwrap().to_rfc3339(), "2021-06-04T21:40:00+03:00");
-        assert_eq!((item.summary.as_deref(), item.content.as_deref()), (Some("Sum"), Some("Body")));
+        assert_eq!((item.summary(), item.content()), (Some("Sum"), Some("Body")));
         assert_eq!(item.author.as_deref(), Some("Bo"));
 
         let rdf = r#"<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
@@ -391,7 +444,7 @@ mod tests {
         let feed = read_feed(json.as_bytes(), &url()).unwrap();
         let item = &feed.items[0];
         assert_eq!(item.title, "Jay");
-        assert_eq!(item.content.as_deref(), Some("Hi there"));
+        assert_eq!(item.content(), Some("Hi there"));
         assert_eq!(item.date.unwrap().to_rfc3339(), "2020-01-02T03:04:05-05:00");
         assert_eq!(item.author.as_deref(), Some("Cy"));
     }
@@ -400,7 +453,7 @@ mod tests {
     fn rss_091_and_bad_input() {
         let rss = r#"<rss version="0.91"><channel><title>Old</title><link>https://example.org/</link>
 <item><title>Ancient</title><link>https://example.org/a</link><description>Text</description></item></channel></rss>"#;
-        assert_eq!(read_feed(rss.as_bytes(), &url()).unwrap().items[0].summary.as_deref(), Some("Text"));
+        assert_eq!(read_feed(rss.as_bytes(), &url()).unwrap().items[0].summary(), Some("Text"));
         assert!(matches!(read_feed(b"<html><body>no</body></html>", &url()), Err(FeedReadError::Parse { .. })));
         let empty = r#"<rss version="2.0"><channel><title>E</title></channel></rss>"#;
         let err = read_feed(empty.as_bytes(), &url()).unwrap_err();

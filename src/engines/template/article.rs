@@ -19,7 +19,7 @@ use crate::feed::reader::FeedItem;
 use crate::path::{Path, Step, Test};
 
 use super::dates::{DateMatch, DateReader, compare};
-use super::list::{DateLabel, LONG_TITLE, author_in, match_title, tree_distance};
+use super::list::{DateLabel, LONG_TITLE, match_title, tree_distance};
 use super::paths::{RuleKind, node_rules};
 use super::text::{self, TitleMatch};
 use super::{density, dice};
@@ -176,9 +176,10 @@ pub fn label(doc: &Document, item: &FeedItem, dates: &DateReader) -> ArticleLabe
             labels.content = Some(node);
         }
     }
-    labels.title = title_node(doc, body, &targets.title, labels.content, &excluded);
+    let sizes = text::visible_chars(doc);
+    labels.title = title_node(doc, body, &targets.title, labels.content, &excluded, &sizes);
     let anchor = labels.content.or(labels.title).unwrap_or(body);
-    labels.author = item.author.as_deref().and_then(|a| author_node(doc, body, a, anchor, &excluded));
+    labels.author = item.author.as_deref().and_then(|a| author_node(doc, body, a, anchor, &excluded, &sizes));
     labels.date = item.date.and_then(|d| date_node(doc, d, labels.title.unwrap_or(anchor), dates, &excluded));
     labels
 }
@@ -209,7 +210,14 @@ fn heading_rank(doc: &Document, node: NodeId) -> u8 {
 
 /// The element holding the item's title: the best match (headings first); of nested elements
 /// with the same text the outermost; ties go to the one nearest the content.
-fn title_node(doc: &Document, body: NodeId, title: &str, content: Option<NodeId>, excluded: &[bool]) -> Option<NodeId> {
+fn title_node(
+    doc: &Document,
+    body: NodeId,
+    title: &str,
+    content: Option<NodeId>,
+    excluded: &[bool],
+    sizes: &[u32],
+) -> Option<NodeId> {
     let limit = title.chars().count() * 2 + 60;
     let mut best: Option<((f32, u8, std::cmp::Reverse<u32>), NodeId)> = None;
     let mut node = body;
@@ -219,7 +227,7 @@ fn title_node(doc: &Document, body: NodeId, title: &str, content: Option<NodeId>
             node = doc.node(node).end;
             continue;
         }
-        if doc.is_element(node) {
+        if doc.is_element(node) && sizes[node.index()] as usize <= limit {
             let own = doc.text(node);
             if own.chars().count() <= limit
                 && let Some(m) = match_title(title, &own)
@@ -241,21 +249,28 @@ fn title_node(doc: &Document, body: NodeId, title: &str, content: Option<NodeId>
     best.map(|(_, node)| node)
 }
 
-/// The element naming the author nearest the content, else a `<meta>` author.
+/// The element naming the author nearest the content (the smallest element whose text is the
+/// name, or the name with a few words such as "by"), else a `<meta>` author.
 fn author_node(
     doc: &Document,
     body: NodeId,
     author: &str,
     anchor: NodeId,
     excluded: &[bool],
+    sizes: &[u32],
 ) -> Option<(NodeId, Option<String>)> {
+    let name = text::normalize(author);
+    if name.is_empty() {
+        return None;
+    }
+    let limit = name.chars().filter(|c| !c.is_whitespace()).count() + 24;
     let mut best: Option<(u32, NodeId)> = None;
-    // Every smallest element naming the author (`author_in` gives the smallest in a subtree).
-    for node in doc.descendants(body).filter(|&n| doc.is_element(n) && !excluded[n.index()]) {
-        if doc.children(node).iter().any(|&c| doc.is_element(c) && author_in(doc, c, author).is_some()) {
+    for node in doc.descendants(body) {
+        // Only elements with a short text, whose children do not name the author already.
+        if !doc.is_element(node) || excluded[node.index()] || sizes[node.index()] as usize > limit {
             continue;
         }
-        if author_in(doc, node, author) != Some(node) {
+        if !names(doc, node, &name) || doc.children(node).iter().any(|&c| doc.is_element(c) && names(doc, c, &name)) {
             continue;
         }
         let distance = tree_distance(doc, node, anchor);
@@ -266,7 +281,6 @@ fn author_node(
     if let Some((_, node)) = best {
         return Some((node, None));
     }
-    let name = text::normalize(author);
     doc.ids()
         .filter(|&n| doc.is_tag(n, "meta"))
         .find(|&n| {
@@ -277,6 +291,12 @@ fn author_node(
             names_author && doc.attr(n, "content").is_some_and(|c| text::normalize(c) == name)
         })
         .map(|n| (n, Some("content".to_string())))
+}
+
+/// Whether an element's text holds the (normalized) name with at most a few words around it.
+fn names(doc: &Document, node: NodeId, name: &str) -> bool {
+    let own = text::normalize(&doc.text(node));
+    own.contains(name) && own.len() <= name.len() + 24
 }
 
 /// Attributes that hold dates, on any element (`<time datetime>`, `<meta content>`).
@@ -503,13 +523,16 @@ mod tests {
             "This is the first paragraph of post {n}, which the feed describes. A second paragraph with more words about the subject {n} and its many details. The third and last paragraph closes post {n} with a conclusion."
         );
         let short = format!("This is the first paragraph of post {n}, which the feed describes.");
-        FeedItem {
-            title: format!("Post number {n} about things"),
-            link: Url::parse(&format!("https://b.org/p/{n}/")).ok(),
-            date: DateTime::parse_from_rfc3339(&format!("2024-0{n}-0{n}T06:00:00Z")).ok(),
-            summary: Some(if summary { short } else { full.clone() }),
-            content: (!summary).then_some(full),
-            author: Some("Ann Author".into()),
+        let item = FeedItem::new(
+            format!("Post number {n} about things"),
+            Url::parse(&format!("https://b.org/p/{n}/")).ok(),
+            DateTime::parse_from_rfc3339(&format!("2024-0{n}-0{n}T06:00:00Z")).ok(),
+        )
+        .with_author("Ann Author");
+        if summary {
+            item.with_summary(short, false)
+        } else {
+            item.with_summary(full.clone(), false).with_content(full, false)
         }
     }
 

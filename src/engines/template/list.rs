@@ -196,7 +196,8 @@ pub fn label(doc: &Document, items: &[FeedItem], site: &Site, dates: &DateReader
     for record in &mut records {
         let item = &items[record.item];
         record.date = item.date.and_then(|d| date_in(doc, record.node, record.title, d, dates));
-        record.description = item.body().and_then(|b| description_in(doc, record, b));
+        // An excerpt is short: the summary says it (the content is only read without one).
+        record.description = item.summary().or_else(|| item.content()).and_then(|b| description_in(doc, record, b));
         record.author = item.author.as_deref().and_then(|a| author_in(doc, record.node, a));
     }
     Labels { records, located }
@@ -654,14 +655,7 @@ mod tests {
     use url::Url;
 
     fn item(title: &str, link: &str, date: &str) -> FeedItem {
-        FeedItem {
-            title: title.into(),
-            link: Some(Url::parse(link).unwrap()),
-            date: DateTime::parse_from_rfc3339(date).ok(),
-            summary: None,
-            content: None,
-            author: None,
-        }
+        FeedItem::new(title, Some(Url::parse(link).unwrap()), DateTime::parse_from_rfc3339(date).ok())
     }
 
     const PAGE: &str = r#"<html><body class="home"><nav><a href="/about/">About</a></nav>

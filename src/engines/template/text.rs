@@ -147,6 +147,22 @@ pub fn title_match(feed_title: &str, page_text: &str) -> Option<TitleMatch> {
     (d >= SIMILAR_TITLE).then_some(TitleMatch::Similar(d))
 }
 
+/// For every node, how many visible non-space characters its text has (script and style
+/// skipped, as `Document::text` skips them): a lower bound of its text's length, to skip
+/// elements too large for a title or a name without building their text.
+pub fn visible_chars(doc: &crate::dom::Document) -> Vec<u32> {
+    let mut counts = vec![0u32; doc.len()];
+    for id in (0..doc.len() as u32).rev() {
+        let node = crate::dom::NodeId(id);
+        counts[id as usize] = match doc.text_node(node) {
+            Some(text) => text.chars().filter(|c| !c.is_whitespace()).count() as u32,
+            None if matches!(doc.tag(node), Some("script" | "style" | "template" | "head")) => 0,
+            None => doc.children(node).iter().map(|c| counts[c.index()]).sum(),
+        };
+    }
+    counts
+}
+
 /// Whether a character is written without spaces between words (Han, kana, Hangul…): such
 /// characters are words of their own for n-grams.
 pub fn is_cjk(c: char) -> bool {
