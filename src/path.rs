@@ -196,12 +196,19 @@ impl Path {
             let mut covered_until = NodeId(0);
             for &ctx in &current {
                 if step.deep {
-                    // Every element at any depth below ctx is a parent to try the step on.
                     // Contexts inside an earlier context's subtree were already covered.
                     if ctx < covered_until {
                         continue;
                     }
                     covered_until = doc.node(ctx).end;
+                    if step.index.is_none() {
+                        // Without an index, sibling positions do not matter: one scan of the
+                        // subtree (TBODY/THEAD/TFOOT themselves are never selected).
+                        let transparent = |n| doc.tag(n).is_some_and(|t| TRANSPARENT.contains(&t));
+                        next.extend(doc.descendants(ctx).filter(|&n| !transparent(n) && step.accepts(doc, n)));
+                        continue;
+                    }
+                    // With an index, every element below ctx is a parent to try the step on.
                     let parents = std::iter::once(ctx).chain(doc.descendants(ctx)).filter(|&n| {
                         (doc.is_element(n) || n == doc.root()) && !doc.tag(n).is_some_and(|t| TRANSPARENT.contains(&t))
                     });
@@ -746,6 +753,9 @@ mod tests {
         assert_eq!(texts(&d, "/HTML[0]/BODY[0]/DIV[1]/TEXT[0]"), ["tail"]);
         assert_eq!(texts(&d, "/HTML[0]/BODY[0]/DIV/A/@href"), ["/1", "/2"]);
         assert_eq!(texts(&d, "//A[1]"), ["z"]);
+        assert_eq!(texts(&d, "//A"), ["x", "z", "w"]);
+        assert_eq!(texts(&d, "/HTML/BODY//TEXT"), ["x", "y", "z", "w", "tail"]);
+        assert_eq!(texts(&d, "//*[@href=/2]"), ["z"]);
     }
 
     #[test]
@@ -755,6 +765,9 @@ mod tests {
         for d in [&raw, &explicit] {
             assert_eq!(texts(d, "/HTML[0]/BODY[0]/TABLE[0]/TR[1]"), ["b"]);
             assert_eq!(texts(d, "/HTML[0]/BODY[0]/TABLE[0]/TBODY[0]/TR[1]"), ["b"]);
+            let everything = p("//*").select_nodes(d, d.root());
+            assert!(everything.iter().all(|&n| d.tag(n) != Some("tbody")));
+            assert_eq!(everything.len(), 8, "html head body table tr td tr td");
             let td = d.ids().filter(|&n| d.is_tag(n, "td")).nth(1).unwrap();
             assert_eq!(Path::of(d, td).to_string(), "/HTML[0]/BODY[0]/TABLE[0]/TR[1]/TD[0]");
         }

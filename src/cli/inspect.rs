@@ -1,15 +1,35 @@
 //! `html2rss inspect SOURCE --format json`: the page model and what the engines saw.
 
 use anyhow::bail;
+use chrono::Utc;
 use serde::Serialize;
 use url::Url;
 
 use crate::dom::EncodingSource;
+use crate::engines::Engine;
+use crate::engines::article::{self, DateSource, Hints};
+use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb, extract::GroupReport};
 use crate::model::Page;
+
+/// The page model with the page's main content when it is an article page.
+#[derive(Serialize)]
+struct InspectedPage {
+    #[serde(flatten)]
+    page: Page,
+    content_html: Option<String>,
+    content_text: Option<String>,
+}
 
 #[derive(Serialize)]
 struct Inspection {
-    page: Page,
+    /// The page model; `page.date` is the page's publication date, else a list's newest item date.
+    page: InspectedPage,
+    /// Every date the time-pattern engine found, with its node address and pattern.
+    time_nodes: Vec<TimeNode>,
+    /// The time nodes grouped by pattern, each group's blocks with their scores.
+    groups: Vec<GroupReport>,
+    engine: Engine,
+    confidence: f32,
     encoding_source: EncodingSource,
     nodes: usize,
 }
@@ -20,8 +40,29 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     }
     let source = super::load(source, base_url)?;
     let doc = source.parse()?;
-    let page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
-    let inspection = Inspection { page, encoding_source: doc.encoding_source, nodes: doc.len() };
+    let context = DateContext::new(Utc::now().fixed_offset());
+    let analysis = timepattern::analyze(&doc, TimePatternDb::builtin(), &context);
+    let mut page = analysis.extraction.page;
+    let article = article::extract(&doc, &Hints::default());
+    // An article page says so in its metadata (a publication date in meta tags, JSON-LD or its
+    // URL), or has no list of items at all; a list page's "main content" would be the list.
+    let declared_article =
+        matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
+    let is_article = declared_article || page.subjects.is_empty();
+    // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
+    // date by the headline); a list's newest item date is the fallback.
+    page.date = article.date().or(page.date);
+    let (content_html, content_text) =
+        if is_article { (article.content_html, article.content_text) } else { (None, None) };
+    let inspection = Inspection {
+        page: InspectedPage { page, content_html, content_text },
+        time_nodes: analysis.time_nodes,
+        groups: analysis.groups,
+        engine: analysis.extraction.engine,
+        confidence: analysis.extraction.confidence,
+        encoding_source: doc.encoding_source,
+        nodes: doc.len(),
+    };
     println!("{}", serde_json::to_string_pretty(&inspection)?);
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! The command line (a contract: DESIGN.md lists it, scripts and evaluations call it).
 
+mod eval;
 mod extract;
 mod inspect;
 mod rule;
@@ -57,8 +58,8 @@ pub enum Command {
         /// Where a local file lives, for resolving its links.
         #[arg(long)]
         base_url: Option<Url>,
-        /// Which engine finds the items.
-        #[arg(long, value_enum, default_value = "rule")]
+        /// Which engine extracts the items.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
         algorithm: Algorithm,
         /// The mapping rule for `--algorithm rule` (default: the shipped rule for the page's URL).
         #[arg(long)]
@@ -94,6 +95,17 @@ pub enum Command {
         #[command(subcommand)]
         command: RuleCommand,
     },
+    /// Score the engines on a corpus laid out like ../shared/corpus/.
+    Eval {
+        /// The corpus directory (with `articles/`, `dates/`, `lists/`).
+        corpus_dir: PathBuf,
+        /// Which engine extracts the items of list pages.
+        #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+        algorithm: Algorithm,
+        /// Print the list scores as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -106,5 +118,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Train { feed, pages, base_url, out } => train::run(feed.as_deref(), &pages, base_url.as_ref(), &out),
         Command::Rule { command } => rule::run(command),
+        Command::Eval { corpus_dir, algorithm, json } => eval::run(&corpus_dir, algorithm, json),
     }
 }

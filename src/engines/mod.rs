@@ -8,6 +8,7 @@
 
 pub mod rules;
 pub mod template;
+pub mod timepattern;
 
 use serde::Serialize;
 
@@ -31,3 +32,5 @@ pub struct Extraction {
     pub engine: Engine,
     pub confidence: f32,
 }
+
+pub mod article;

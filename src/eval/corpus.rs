@@ -51,7 +51,8 @@ pub fn parse_truth_date(text: &str) -> Option<DateTime<FixedOffset>> {
 }
 
 /// Which part of the corpus a list page comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ListSet {
     Sitepairs,
     Feedless,

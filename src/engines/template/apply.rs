@@ -200,8 +200,6 @@ fn record_title(doc: &Document, record: NodeId, same_link: &[NodeId], dates: &Da
 
 static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*((?:19|20)[0-9]{2})\s*[年년]?\s*$").expect("valid regex"));
-static ANY_YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^0-9])(?:19|20)[0-9]{2}(?:[^0-9]|$)").expect("valid regex"));
 
 /// The first date of a record: a date attribute (`<time datetime>`), else a text. A text
 /// without a year takes the year of the nearest year heading above the record (archives
@@ -214,19 +212,19 @@ fn record_date(doc: &Document, record: NodeId, dates: &DateReader) -> Option<Dat
     if from_attribute.is_some() {
         return from_attribute;
     }
-    let (text, date) = nodes()
+    let found = nodes()
         .filter_map(|n| doc.text_node(n))
         .filter(|t| t.bytes().any(|b| b.is_ascii_digit()))
-        .find_map(|t| dates.read(t).map(|d| (t, d)))?;
-    if ANY_YEAR.is_match(text) {
-        return Some(date);
+        .find_map(|t| dates.read_precise(t))?;
+    if !found.completed {
+        return Some(found.date);
     }
     let year = (0..record.0)
         .rev()
         .take(2000)
         .filter_map(|i| doc.text_node(NodeId(i)))
         .find_map(|t| YEAR.captures(t).and_then(|c| c[1].parse::<i32>().ok()));
-    Some(year.and_then(|y| date.with_year(y)).unwrap_or(date))
+    Some(year.and_then(|y| found.date.with_year(y)).unwrap_or(found.date))
 }
 
 /// The share of the article part's fields that found something on the page.

@@ -18,7 +18,7 @@ use crate::engines::rules::{ArticleRule, Field, Support};
 use crate::feed::reader::FeedItem;
 use crate::path::{Path, Step, Test};
 
-use super::dates::{DateMatch, DateReader, compare};
+use super::dates::{DateMatch, DateReader, compare_read};
 use super::list::{DateLabel, LONG_TITLE, match_title, tree_distance};
 use super::paths::{RuleKind, node_rules};
 use super::text::{self, TitleMatch};
@@ -337,19 +337,19 @@ fn date_node(
                     if value.len() > 64 || !value.bytes().any(|b| b.is_ascii_digit()) {
                         continue;
                     }
-                    if let Some(date) = dates.read(value)
-                        && let Some(quality) = compare(date, feed_date)
+                    if let Some(found) = dates.read_precise(value)
+                        && let Some(quality) = compare_read(&found, feed_date)
                     {
-                        consider(DateLabel { node, attr: Some((*attr).to_string()), date, quality });
+                        consider(DateLabel { node, attr: Some((*attr).to_string()), date: found.date, quality });
                     }
                 }
             }
             NodeData::Text(text) if text.len() <= 200 && text.bytes().any(|b| b.is_ascii_digit()) => {
                 if let Some(parent) = doc.parent(node).filter(|&p| doc.is_element(p) && !doc.is_tag(p, "title"))
-                    && let Some(date) = dates.read(text)
-                    && let Some(quality) = compare(date, feed_date)
+                    && let Some(found) = dates.read_precise(text)
+                    && let Some(quality) = compare_read(&found, feed_date)
                 {
-                    consider(DateLabel { node: parent, attr: None, date, quality });
+                    consider(DateLabel { node: parent, attr: None, date: found.date, quality });
                 }
             }
             _ => {}

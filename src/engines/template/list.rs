@@ -19,7 +19,7 @@ use crate::engines::rules::{Field, ItemRule, Support};
 use crate::feed::reader::FeedItem;
 use crate::path::{Path, Step, Target, Test};
 
-use super::dates::{DateMatch, DateReader, compare};
+use super::dates::{DateMatch, DateReader, compare_read};
 use super::links::{LinkKey, Site};
 use super::paths::{merge, merge_majority, relative_key, unique_path};
 use super::text::{self, TitleMatch, title_match};
@@ -362,10 +362,10 @@ fn date_in(
             NodeData::Element { .. } => {
                 for attr in DATE_ATTRIBUTES {
                     let Some(value) = doc.attr(node, attr) else { continue };
-                    if let Some(date) = dates.read(value)
-                        && let Some(quality) = compare(date, feed_date)
+                    if let Some(found) = dates.read_precise(value)
+                        && let Some(quality) = compare_read(&found, feed_date)
                     {
-                        consider(DateLabel { node, attr: Some((*attr).to_string()), date, quality });
+                        consider(DateLabel { node, attr: Some((*attr).to_string()), date: found.date, quality });
                     }
                 }
                 // Dates split over several inline elements: read short elements whole.
@@ -373,10 +373,10 @@ fn date_in(
                 if small && !doc.children(node).iter().all(|&c| doc.text_node(c).is_some()) {
                     let text = doc.text(node);
                     if text.len() <= 80
-                        && let Some(date) = dates.read(&text)
-                        && let Some(quality) = compare(date, feed_date)
+                        && let Some(found) = dates.read_precise(&text)
+                        && let Some(quality) = compare_read(&found, feed_date)
                     {
-                        consider(DateLabel { node, attr: None, date, quality });
+                        consider(DateLabel { node, attr: None, date: found.date, quality });
                     }
                 }
             }
@@ -385,10 +385,10 @@ fn date_in(
                 if doc.ancestors(node).any(|a| matches!(doc.tag(a), Some("script" | "style"))) {
                     continue;
                 }
-                if let Some(date) = dates.read(text)
-                    && let Some(quality) = compare(date, feed_date)
+                if let Some(found) = dates.read_precise(text)
+                    && let Some(quality) = compare_read(&found, feed_date)
                 {
-                    consider(DateLabel { node: parent, attr: None, date, quality });
+                    consider(DateLabel { node: parent, attr: None, date: found.date, quality });
                 }
             }
             NodeData::Document => {}

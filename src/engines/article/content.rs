@@ -1,0 +1,490 @@
+//! The main content of an article page: our DOM is pruned of what is certainly not the
+//! article (navigation, comments, share bars, related posts, newsletter and author boxes,
+//! hidden elements, the headline), Readability (the `dom_smoothie` crate) picks the content
+//! among the rest, and its result is cleaned again, sanitized, and turned into plain text.
+
+use dom_smoothie::{CandidateSelectMode, Config, Readability};
+
+use super::metadata::{class_words, title_key};
+use crate::dom::{self, Document, NodeData, NodeId, is_block};
+use crate::sanitize::sanitize_html;
+
+/// What the metadata found on the page, to recognize the headline and byline in the content.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Landmarks<'a> {
+    pub title: Option<&'a str>,
+    /// The headline element, when it is inside the scope.
+    pub title_node: Option<NodeId>,
+    pub author: Option<&'a str>,
+}
+
+/// An article's main content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    /// Sanitized HTML with absolute links and repaired lazy images.
+    pub html: String,
+    /// Plain text: one paragraph per block, separated by blank lines; captions left out.
+    pub text: String,
+}
+
+/// Elements that are never article text.
+const DROPPED_TAGS: &[&str] = &[
+    "script", "style", "template", "svg", "canvas", "iframe", "object", "embed", "input", "select", "textarea",
+    "button", "link", "meta", "dialog", "head", "title",
+];
+/// Elements that are page furniture unless they hold most of the page's text.
+const FURNITURE_TAGS: &[&str] = &["nav", "aside", "footer", "header", "menu"];
+const FURNITURE_ROLES: &[&str] = &[
+    "navigation",
+    "banner",
+    "contentinfo",
+    "complementary",
+    "search",
+    "dialog",
+    "alertdialog",
+    "menu",
+    "menubar",
+    "toolbar",
+];
+
+/// Class and id words of boilerplate blocks: comments, sharing, related and recommended
+/// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
+#[rustfmt::skip]
+const BOILERPLATE_WORDS: &[&str] = &[
+    "comment", "comments", "commentlist", "disqus", "respond", "replies",
+    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
+    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
+    "outbrain", "taboola", "promo", "promos",
+    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
+    "popup", "modal", "overlay",
+    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
+    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
+    "footer", "masthead", "toolbar", "skip",
+    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    "hidden", "hide", "invisible",
+];
+/// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
+const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
+    ("author", "bio"),
+    ("author", "box"),
+    ("author", "info"),
+    ("author", "card"),
+    ("author", "profile"),
+    ("about", "author"),
+    ("author", "name"),
+    ("more", "stories"),
+    ("more", "articles"),
+    ("read", "next"),
+    ("read", "more"),
+    ("read", "also"),
+    ("see", "also"),
+    ("sr", "only"),
+    ("visually", "hidden"),
+    ("screen", "reader"),
+    ("post", "navigation"),
+];
+
+/// A boilerplate block is dropped only when it holds less than this share of the page's
+/// non-link text: a wrapper with a misleading class (`article has-comments`) holds the
+/// article and stays.
+const BOILERPLATE_MAX_SHARE: f64 = 0.4;
+
+/// Text statistics of every subtree, from prefix sums over the pre-order arena.
+struct TextStats {
+    /// Characters of visible text before node i (pre-order), and of text inside links.
+    text: Vec<u32>,
+    link: Vec<u32>,
+}
+
+impl TextStats {
+    fn new(doc: &Document) -> TextStats {
+        let mut text = Vec::with_capacity(doc.len() + 1);
+        let mut link = Vec::with_capacity(doc.len() + 1);
+        text.push(0);
+        link.push(0);
+        // Ends of the open `<a>` and non-content subtrees around the current node.
+        let mut link_end = 0u32;
+        let mut skip_end = 0u32;
+        for n in doc.ids() {
+            let (mut t, mut l) = (*text.last().unwrap_or(&0), *link.last().unwrap_or(&0));
+            match &doc.node(n).data {
+                NodeData::Text(s) if n.0 >= skip_end => {
+                    let chars = s.chars().filter(|c| !c.is_whitespace()).count() as u32;
+                    t += chars;
+                    if n.0 < link_end {
+                        l += chars;
+                    }
+                }
+                NodeData::Element { name, .. } => {
+                    let end = doc.node(n).end.0;
+                    if &**name == "a" && end > link_end {
+                        link_end = end;
+                    }
+                    if matches!(&**name, "script" | "style" | "template" | "head") && end > skip_end {
+                        skip_end = end;
+                    }
+                }
+                _ => {}
+            }
+            text.push(t);
+            link.push(l);
+        }
+        TextStats { text, link }
+    }
+
+    fn chars(&self, doc: &Document, n: NodeId) -> u32 {
+        self.text[doc.node(n).end.index()] - self.text[n.index()]
+    }
+
+    fn link_chars(&self, doc: &Document, n: NodeId) -> u32 {
+        self.link[doc.node(n).end.index()] - self.link[n.index()]
+    }
+
+    /// Text outside links: what articles are made of.
+    fn prose(&self, doc: &Document, n: NodeId) -> u32 {
+        self.chars(doc, n) - self.link_chars(doc, n)
+    }
+}
+
+/// Class words of embedded posts (a tweet quoted in the article is the article's).
+const EMBED_WORDS: &[&str] = &["embed", "embedded", "tweet", "quote", "blockquote"];
+
+fn is_embed(words: &[String]) -> bool {
+    words.iter().any(|w| EMBED_WORDS.contains(&w.as_str()))
+}
+
+fn is_boilerplate_class(words: &[String]) -> bool {
+    if is_embed(words) {
+        return false;
+    }
+    words.iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
+        || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+}
+
+fn is_hidden(doc: &Document, n: NodeId) -> bool {
+    doc.attr(n, "hidden").is_some()
+        || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
+        || doc.attr(n, "style").is_some_and(|s| {
+            let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+            s.contains("display:none") || s.contains("visibility:hidden")
+        })
+}
+
+/// What becomes of a node when the page is written out again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Keep,
+    /// Left out with its subtree.
+    Drop,
+    /// Kept without `class` and `id`: an embedded post whose `social` or `share` class would
+    /// make Readability throw it away.
+    Unclassed,
+}
+
+/// Which subtrees of `scope` to leave out before Readability sees the page.
+fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark> {
+    let stats = TextStats::new(doc);
+    let total = stats.prose(doc, scope).max(1) as f64;
+    // The article element that holds the headline; other article elements are teasers.
+    let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
+    let mut marks = vec![Mark::Keep; doc.len()];
+    let mut n = scope.0 + 1;
+    let end = doc.node(scope).end.0;
+    while n < end {
+        let id = NodeId(n);
+        let Some(tag) = doc.tag(id) else {
+            n += 1;
+            continue;
+        };
+        let words = class_words(doc, id);
+        let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
+        // The wrappers of the headline are the article's, whatever their class says.
+        let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
+        let drop = DROPPED_TAGS.contains(&tag)
+            || Some(id) == title_node
+            || (small()
+                && (FURNITURE_TAGS.contains(&tag)
+                    || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
+                    || is_hidden(doc, id)
+                    || (!holds_title && is_boilerplate_class(&words))
+                    || main_article
+                        .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
+            || is_lazy_placeholder(doc, id)
+            || is_tag_link(doc, id);
+        if drop {
+            marks[id.index()] = Mark::Drop;
+            n = doc.node(id).end.0;
+        } else {
+            if is_embed(&words) {
+                marks[id.index()] = Mark::Unclassed;
+            }
+            n += 1;
+        }
+    }
+    marks
+}
+
+/// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
+fn is_tag_link(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "a")
+        && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|r| r == "tag" || r == "category"))
+}
+
+/// An `<article>` or an element with article microdata.
+fn is_article_element(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "article")
+        || doc
+            .attr(n, "itemtype")
+            .is_some_and(|t| t.ends_with("/Article") || t.ends_with("NewsArticle") || t.ends_with("BlogPosting"))
+}
+
+/// A lazy image's placeholder whose real image follows in `<noscript>`.
+fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
+    if !doc.is_tag(n, "img") {
+        return false;
+    }
+    let Some(parent) = doc.parent(n) else { return false };
+    let siblings = doc.children(parent);
+    let position = doc.node(n).position as usize;
+    siblings[position + 1..]
+        .iter()
+        .find(|&&s| doc.is_element(s))
+        .is_some_and(|&s| doc.is_tag(s, "noscript") && doc.descendants(s).any(|d| doc.is_tag(d, "img")))
+}
+
+/// HTML of `scope`'s subtree without the dropped subtrees; `<noscript>` is unwrapped (a feed
+/// reader runs no scripts, so its content is what readers see).
+fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut String) {
+    enum Step {
+        Open(NodeId),
+        Close(NodeId),
+    }
+    let mut stack: Vec<Step> = doc.children(scope).iter().rev().map(|&c| Step::Open(c)).collect();
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Close(n) => {
+                out.push_str("</");
+                out.push_str(doc.tag(n).unwrap_or_default());
+                out.push('>');
+            }
+            Step::Open(n) if marks[n.index()] == Mark::Drop => {}
+            Step::Open(n) => match &doc.node(n).data {
+                NodeData::Document => {}
+                NodeData::Text(text) => escape(text, false, out),
+                NodeData::Element { name, attrs } => {
+                    let children = doc.children(n).iter().rev().map(|&c| Step::Open(c));
+                    if &**name == "noscript" {
+                        stack.extend(children);
+                        continue;
+                    }
+                    out.push('<');
+                    out.push_str(name);
+                    let unclassed = marks[n.index()] == Mark::Unclassed;
+                    for (attr, value) in attrs {
+                        if unclassed && matches!(&**attr, "class" | "id") {
+                            continue;
+                        }
+                        out.push(' ');
+                        out.push_str(attr);
+                        out.push_str("=\"");
+                        escape(value, true, out);
+                        out.push('"');
+                    }
+                    out.push('>');
+                    if !VOID.contains(&&**name) {
+                        stack.push(Step::Close(n));
+                        stack.extend(children);
+                    }
+                }
+            },
+        }
+    }
+}
+
+const VOID: &[&str] =
+    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
+
+fn escape(text: &str, attribute: bool, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '\u{a0}' => out.push_str("&nbsp;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '<' if !attribute => out.push_str("&lt;"),
+            '>' if !attribute => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The main content inside `scope` (the body, or a node the caller's hint points at).
+pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<Content> {
+    let marks = prune(doc, scope, landmarks.title_node);
+    let mut page = String::with_capacity(64 * 1024);
+    page.push_str("<html><head><title>");
+    escape(landmarks.title.unwrap_or_default(), false, &mut page);
+    page.push_str("</title></head><body>");
+    serialize_kept(doc, scope, &marks, &mut page);
+    page.push_str("</body></html>");
+
+    // Readability's class scoring needs the classes; the sanitizer drops them at the end.
+    // Links stay relative here and are resolved against the page's base by the sanitizer.
+    // dom_smoothie's own candidate selection keeps the sections of a post that Readability.js
+    // cuts off when a code block sits between them (the site-pair blogs), and scores the same
+    // on the zyte news pages.
+    let config = Config {
+        keep_classes: true,
+        disable_json_ld: true,
+        candidate_select_mode: CandidateSelectMode::DomSmoothie,
+        ..Config::default()
+    };
+    let mut readability = Readability::new(page, None, Some(config)).ok()?;
+    let article = readability.parse().ok()?;
+    finish(&article.content, doc, landmarks)
+}
+
+/// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and
+/// take its text.
+fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option<Content> {
+    let out = dom::parse_str(readable_html, &page.base).ok()?;
+    let body = out.first_tag("body")?;
+    let headline_key = landmarks.title.map(title_key).filter(|k| !k.is_empty());
+    let author_key = landmarks.author.map(title_key).filter(|k| !k.is_empty());
+    let stats = TextStats::new(&out);
+    let total = stats.prose(&out, body).max(1) as f64;
+    let mut marks = vec![Mark::Keep; out.len()];
+    let mut i = body.0 + 1;
+    while i < out.node(body).end.0 {
+        let n = NodeId(i);
+        i += 1;
+        let Some(tag) = out.tag(n) else { continue };
+        let chars = stats.chars(&out, n) as usize;
+        let is_title_copy =
+            matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
+        let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
+            && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_class(&class_words(&out, n)));
+        // A paragraph, heading or list item that is nothing but a link points elsewhere
+        // ("Read more: …", a related story).
+        let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
+            && chars > 0
+            && stats.prose(&out, n) == 0;
+        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
+        let byline =
+            author_key.as_deref().is_some_and(|a| chars <= a.len() + BYLINE_EXTRA_CHARS && is_byline(&out, n, a));
+        if is_title_copy || boilerplate || link_only || dateline || byline {
+            marks[n.index()] = Mark::Drop;
+            i = out.node(n).end.0;
+        }
+    }
+    let mut fragment = String::with_capacity(readable_html.len());
+    serialize_kept(&out, body, &marks, &mut fragment);
+    let html = sanitize_html(&fragment, &page.base);
+    let text = block_text(&out, body, &marks);
+    (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Longest block that is taken for a dateline.
+const DATELINE_MAX_CHARS: usize = 60;
+
+/// A block without blocks in it that is only a date (`Monday, 22 January 2018 at 0:13`).
+fn is_dateline(doc: &Document, n: NodeId) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "span" | "time" | "h4" | "h5" | "h6")) {
+        return false;
+    }
+    if doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block)) {
+        return false;
+    }
+    let text = doc.text(n);
+    text.chars().count() <= DATELINE_MAX_CHARS && super::date::read_visible_date(&text, None).is_some()
+}
+
+/// A block that only names the author: `Jane Doe`, `By Jane Doe -`, `Jane Doe, Reuters`.
+fn is_byline(doc: &Document, n: NodeId, author_key: &str) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "span" | "h4" | "h5" | "h6" | "address" | "li")) {
+        return false;
+    }
+    let text = title_key_of(doc, n);
+    text.contains(author_key) && text.len() <= author_key.len() + BYLINE_EXTRA_CHARS
+}
+
+/// What a byline may hold besides the author's name (`By`, a dash, the agency).
+const BYLINE_EXTRA_CHARS: usize = 24;
+
+fn title_key_of(doc: &Document, n: NodeId) -> String {
+    title_key(&doc.text(n))
+}
+
+/// Elements whose text is not part of the article's prose: media and their captions.
+const NOT_PROSE: &[&str] =
+    &["figcaption", "picture", "img", "video", "audio", "script", "style", "noscript", "svg", "iframe"];
+
+/// A `<figure>` that shows media (its text is a caption), not one that holds code, a table or
+/// a quotation (Hexo and others put code blocks in figures).
+fn is_media_figure(doc: &Document, n: NodeId) -> bool {
+    doc.is_tag(n, "figure")
+        && doc
+            .descendants(n)
+            .any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe" | "svg")))
+        && !doc.descendants(n).any(|d| matches!(doc.tag(d), Some("pre" | "code" | "table" | "blockquote")))
+}
+
+/// Class words of captions, photo credits and galleries: shown in the HTML, not prose.
+const CAPTION_WORDS: &[&str] =
+    &["caption", "captions", "credit", "credits", "gallery", "slideshow", "carousel", "lightbox"];
+
+/// Class words of an image's box (`div.image` holding the image and its caption).
+const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", "thumbnail"];
+/// Longest text of an image box: a caption, not an article that happens to have a picture.
+const IMAGE_BOX_MAX_CHARS: usize = 400;
+
+fn is_caption(doc: &Document, n: NodeId) -> bool {
+    let words = class_words(doc, n);
+    words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+        || (words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
+            && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
+            && doc.text(n).chars().count() <= IMAGE_BOX_MAX_CHARS)
+}
+
+/// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
+fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut flush = |current: &mut String| {
+        let paragraph = dom::collapse_whitespace(current);
+        if !paragraph.is_empty() {
+            paragraphs.push(paragraph);
+        }
+        current.clear();
+    };
+    let end = doc.node(root).end.0;
+    let mut open_blocks: Vec<u32> = Vec::new();
+    let mut i = root.0 + 1;
+    while i < end {
+        while open_blocks.last().is_some_and(|&e| e <= i) {
+            open_blocks.pop();
+            flush(&mut current);
+        }
+        let id = NodeId(i);
+        match &doc.node(id).data {
+            NodeData::Text(text) => current.push_str(text),
+            NodeData::Element { name, .. } => {
+                if marks[id.index()] == Mark::Drop
+                    || NOT_PROSE.contains(&&**name)
+                    || is_media_figure(doc, id)
+                    || is_caption(doc, id)
+                {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+                if is_block(name) {
+                    flush(&mut current);
+                    open_blocks.push(doc.node(id).end.0);
+                }
+            }
+            NodeData::Document => {}
+        }
+        i += 1;
+    }
+    flush(&mut current);
+    paragraphs.join("\n\n")
+}

@@ -1,0 +1,411 @@
+//! Discovery of time nodes (paper §2.2.1): a pre-order walk of the page that reads every text
+//! node against the Time Pattern DB (the longest match wins), plus `<time datetime>` and other
+//! date-bearing attributes, then grouping of the time nodes by pattern.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+
+use super::dates::{DateContext, Precision};
+use super::db::{Order, RawMatch, TimePatternDb};
+use crate::dom::{Address, Document, NodeId, collapse_whitespace};
+
+/// Text longer than this is prose that mentions a date, not a date line.
+const MAX_TEXT_CHARS: usize = 200;
+/// A date split over several small elements (`<span>15</span><span>Mar</span>…`) is read from
+/// their common element when its subtree is at most this many nodes and this much text.
+const SPLIT_DATE_NODES: u32 = 12;
+const SPLIT_DATE_CHARS: usize = 40;
+/// The least share of a text node that its date must fill; for dates without digits.
+const MIN_PURITY: f32 = 0.15;
+const MIN_WORD_PURITY: f32 = 0.6;
+/// Attribute values longer than this are not dates.
+const MAX_ATTR_CHARS: usize = 80;
+
+/// Elements whose text is not page content or not a date line.
+const SKIPPED: &[&str] = &["script", "style", "template", "head", "noscript", "select", "textarea", "svg", "math"];
+
+/// Attributes that carry a date on any element.
+const DATE_ATTRS: &[&str] = &["datetime", "data-date", "data-datetime", "data-time", "data-published", "title"];
+
+/// Where a time node's date was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeSource {
+    /// A text node (the paper's time node).
+    Text,
+    /// The text of a small element whose date is split over several text nodes.
+    Element,
+    /// An attribute (`<time datetime>`, `title`, `itemprop=datePublished content`).
+    Attribute,
+}
+
+/// A node of the page that holds a date.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimeNode {
+    #[serde(serialize_with = "serialize_node")]
+    pub node: NodeId,
+    #[serde(serialize_with = "serialize_address")]
+    pub address: Address,
+    /// The text the date was read from (visible text, or the attribute value).
+    pub text: String,
+    pub source: TimeSource,
+    /// The attribute the date was read from, when it came from one.
+    pub attribute: Option<String>,
+    /// The pattern of the date as the page shows it (notation), or `@attr` for invisible dates.
+    pub pattern: String,
+    /// The group: the pattern with day and month order left open (`##/##/yyyy`), or `tag@attr`.
+    pub group: String,
+    pub date: DateTime<FixedOffset>,
+    pub precision: Precision,
+    /// Share of the node's text that is the date (1 for a pure date line).
+    pub purity: f32,
+    /// The readings of the visible date (two for `03/04/2020`), resolved per group.
+    #[serde(skip)]
+    readings: Vec<RawMatch>,
+    /// A date read from an attribute wins over the visible one (it is exact).
+    #[serde(skip)]
+    from_attribute: bool,
+}
+
+fn serialize_node<S: serde::Serializer>(node: &NodeId, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u32(node.0)
+}
+
+fn serialize_address<S: serde::Serializer>(address: &Address, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(address)
+}
+
+/// Time nodes that share a group key (paper: "we group the nodes matching the same pattern").
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    pub key: String,
+    /// Indexes into the time nodes, in page order.
+    pub nodes: Vec<usize>,
+    /// The day/month order chosen for the group's numeric dates, when they had a choice.
+    pub order: Option<Order>,
+}
+
+/// Every time node of the page, in pre-order.
+pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Vec<TimeNode> {
+    let mut nodes = Vec::new();
+    let end = doc.len() as u32;
+    let mut year_context: Option<i32> = None;
+    let mut i = 0u32;
+    while i < end {
+        let id = NodeId(i);
+        let node = doc.node(id);
+        if let Some(tag) = doc.tag(id) {
+            if SKIPPED.contains(&tag) {
+                i = node.end.0;
+                continue;
+            }
+            if let Some(found) = attribute_date(doc, db, context, id) {
+                let consumed = found.source != TimeSource::Attribute || tag == "time";
+                nodes.push(found);
+                if consumed {
+                    i = node.end.0;
+                    continue;
+                }
+            } else if let Some(found) = split_date(doc, db, context, id) {
+                nodes.push(found);
+                i = node.end.0;
+                continue;
+            }
+        } else if let Some(text) = doc.text_node(id) {
+            if let Some(year) = year_heading(doc, id, text) {
+                year_context = Some(year);
+            } else if let Some(mut found) = text_date(db, context, id, doc, text) {
+                if let Some(year) = year_context {
+                    found.set_missing_year(year, db, context);
+                }
+                nodes.push(found);
+            }
+        }
+        i += 1;
+    }
+    nodes
+}
+
+/// A heading that is only a year ("2021", "2021 年"): archives put one above the dates of that
+/// year, which then show only month and day. (A bare number elsewhere is more often a count.)
+fn year_heading(doc: &Document, id: NodeId, text: &str) -> Option<i32> {
+    let parent = doc.parent(id)?;
+    let heading = doc.tag(parent).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    let marked =
+        ["class", "id"].iter().any(|a| doc.attr(parent, a).is_some_and(|v| v.to_ascii_lowercase().contains("year")));
+    if !heading && !marked {
+        return None;
+    }
+    let text = text.trim();
+    let digits = text.trim_end_matches(['年', '년']).trim_end();
+    if digits.len() != 4 || !digits.bytes().all(|b| b.is_ascii_digit()) || text.chars().count() > 6 {
+        return None;
+    }
+    let year: i32 = digits.parse().ok()?;
+    (1900..2100).contains(&year).then_some(year)
+}
+
+impl TimeNode {
+    /// Give a date shown without its year ("09-02") the year of the archive section it is in.
+    fn set_missing_year(&mut self, year: i32, db: &TimePatternDb, context: &DateContext) {
+        let mut changed = false;
+        for m in &mut self.readings {
+            let f = &mut m.fields;
+            if f.year.is_none() && f.year2.is_none() && f.month.is_some() && f.day.is_some() {
+                f.year = Some(year);
+                changed = true;
+            }
+        }
+        if !changed || self.from_attribute {
+            return;
+        }
+        if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
+            self.date = parsed.date;
+            self.precision = parsed.precision;
+        }
+    }
+}
+
+fn purity(text: &str, m: &RawMatch) -> f32 {
+    let all = text.chars().filter(|c| !c.is_whitespace()).count().max(1);
+    let date = text[m.start..m.end].chars().filter(|c| !c.is_whitespace()).count();
+    date as f32 / all as f32
+}
+
+fn visible_date(
+    db: &TimePatternDb,
+    context: &DateContext,
+    node: NodeId,
+    doc: &Document,
+    text: String,
+    source: TimeSource,
+) -> Option<TimeNode> {
+    let readings = db.longest(&text);
+    let first = readings.first()?;
+    let purity = purity(&text, first);
+    // A sentence that mentions a date is prose, not a date line; a relative word ("today",
+    // "刚刚") is a date only when it is most of its line.
+    let wordy = !text[first.start..first.end].bytes().any(|b| b.is_ascii_digit());
+    if purity < MIN_PURITY || (wordy && purity < MIN_WORD_PURITY) {
+        return None;
+    }
+    let parsed = db.resolve(first, context)?;
+    Some(TimeNode {
+        node,
+        address: doc.address(node),
+        purity,
+        pattern: parsed.pattern,
+        group: db.patterns()[first.pattern].shape.clone(),
+        date: parsed.date,
+        precision: parsed.precision,
+        text,
+        source,
+        attribute: None,
+        readings,
+        from_attribute: false,
+    })
+}
+
+fn text_date(db: &TimePatternDb, context: &DateContext, id: NodeId, doc: &Document, raw: &str) -> Option<TimeNode> {
+    if !raw.bytes().any(|b| b.is_ascii_digit()) && raw.is_ascii() && raw.len() > 40 {
+        // Relative words without digits ("yesterday") come in short lines.
+        return None;
+    }
+    let text = collapse_whitespace(raw);
+    if text.is_empty() || text.chars().count() > MAX_TEXT_CHARS {
+        return None;
+    }
+    visible_date(db, context, id, doc, text, TimeSource::Text)
+}
+
+/// `<time datetime>`, `datetime`/`data-date`/`title` attributes, and `content` of elements
+/// marked `itemprop="datePublished"` (or another date property).
+fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: NodeId) -> Option<TimeNode> {
+    let is_date_prop = doc.attr(id, "itemprop").is_some_and(|p| p.to_ascii_lowercase().contains("date"));
+    let candidates = DATE_ATTRS.iter().copied().chain(is_date_prop.then_some("content"));
+    let (attr, value, m) = candidates.into_iter().find_map(|attr| {
+        let value = collapse_whitespace(doc.attr(id, attr)?);
+        if value.is_empty() || value.chars().count() > MAX_ATTR_CHARS {
+            return None;
+        }
+        let readings = db.longest(&value);
+        let m = readings.into_iter().next()?;
+        // A title that merely mentions a date is not a date attribute.
+        (purity(&value, &m) >= 0.5).then_some((attr, value, m))
+    })?;
+    let parsed = db.resolve(&m, context)?;
+    let tag = doc.tag(id).unwrap_or_default();
+    // The date as the page shows it decides the group; the attribute gives the value.
+    let shown = collapse_whitespace(&doc.text(id));
+    let visible = if !shown.is_empty() && shown.chars().count() <= SPLIT_DATE_CHARS {
+        visible_date(db, context, id, doc, shown, TimeSource::Element)
+    } else {
+        None
+    };
+    Some(match visible {
+        Some(mut node) => {
+            node.attribute = Some(attr.to_string());
+            // An attribute with less precision than the text (`datetime="2020-03-15"` for
+            // "15 March 2020, 12:30") does not replace it.
+            if parsed.precision >= node.precision.min(Precision::Day) {
+                node.date = parsed.date;
+                node.precision = parsed.precision;
+                node.from_attribute = true;
+            }
+            node
+        }
+        None => TimeNode {
+            node: id,
+            address: doc.address(id),
+            purity: 1.0,
+            pattern: format!("@{attr}"),
+            group: format!("{tag}@{attr}"),
+            date: parsed.date,
+            precision: parsed.precision,
+            text: value,
+            source: TimeSource::Attribute,
+            attribute: Some(attr.to_string()),
+            readings: vec![m],
+            from_attribute: true,
+        },
+    })
+}
+
+/// A small element whose text holds a longer date than any of its text nodes alone.
+fn split_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: NodeId) -> Option<TimeNode> {
+    let node = doc.node(id);
+    if node.end.0 - id.0 > SPLIT_DATE_NODES || doc.descendants(id).any(|n| doc.is_tag(n, "a")) {
+        return None;
+    }
+    let texts: Vec<&str> =
+        doc.descendants(id).filter_map(|n| doc.text_node(n)).filter(|t| !t.trim().is_empty()).collect();
+    if texts.len() < 2 {
+        return None;
+    }
+    let text = doc.text(id);
+    if text.chars().count() > SPLIT_DATE_CHARS {
+        return None;
+    }
+    let combined = db.longest(&text).into_iter().next()?;
+    let best_alone = texts.iter().filter_map(|t| db.longest(t).into_iter().next()).map(|m| m.end - m.start).max();
+    if best_alone.is_some_and(|alone| alone >= combined.end - combined.start) {
+        return None;
+    }
+    visible_date(db, context, id, doc, text, TimeSource::Element)
+}
+
+/// Group time nodes by pattern and settle the day/month order of each group's numeric dates:
+/// the order every date of the group can be read in, else the page language's.
+pub fn group(nodes: &mut [TimeNode], db: &TimePatternDb, context: &DateContext, page_lang: Option<&str>) -> Vec<Group> {
+    let mut by_key: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, node) in nodes.iter().enumerate() {
+        by_key.entry(node.group.as_str()).or_default().push(i);
+    }
+    let mut groups: Vec<Group> =
+        by_key.into_iter().map(|(key, nodes)| Group { key: key.to_string(), nodes, order: None }).collect();
+    let lang = context.lang.as_deref().or(page_lang);
+    let preferred = lang.and_then(|l| db.order_for(l));
+    for group in &mut groups {
+        let orders_of = |node: &TimeNode| -> Vec<Order> {
+            node.readings.iter().filter_map(|m| db.patterns()[m.pattern].order).collect()
+        };
+        if !group.nodes.iter().any(|&i| orders_of(&nodes[i]).len() > 1) {
+            continue;
+        }
+        let mut allowed = vec![Order::Dmy, Order::Mdy, Order::Ymd];
+        for &i in &group.nodes {
+            let orders = orders_of(&nodes[i]);
+            if !orders.is_empty() {
+                allowed.retain(|o| orders.contains(o));
+            }
+        }
+        let month_first = matches!(preferred, Some(Order::Mdy | Order::Ymd));
+        let order = match allowed.as_slice() {
+            [only] => *only,
+            _ if month_first => Order::Mdy,
+            _ => Order::Dmy,
+        };
+        group.order = Some(order);
+        for &i in &group.nodes {
+            let node = &mut nodes[i];
+            if node.from_attribute {
+                continue;
+            }
+            let chosen = node.readings.iter().find(|m| db.patterns()[m.pattern].order == Some(order));
+            if let Some(parsed) = chosen.and_then(|m| db.resolve(m, context)) {
+                node.date = parsed.date;
+                node.precision = parsed.precision;
+                node.pattern = parsed.pattern;
+            }
+        }
+    }
+    // Page order of groups: by their first node.
+    groups.sort_by_key(|g| g.nodes[0]);
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use url::Url;
+
+    fn context() -> DateContext {
+        DateContext::new(DateTime::parse_from_rfc3339("2024-05-15T12:00:00+00:00").unwrap())
+    }
+
+    fn nodes(html: &str) -> Vec<TimeNode> {
+        let doc = crate::dom::parse_str(html, &Url::parse("https://example.org/").unwrap()).unwrap();
+        discover(&doc, TimePatternDb::builtin(), &context())
+    }
+
+    #[test]
+    fn finds_text_time_and_attribute_dates_once_each() {
+        let found = nodes(
+            r#"<body><p>Posted 2005-04-06</p>
+            <time datetime="2021-10-20T11:03:27+08:00">2021-10-20</time>
+            <span title="Created: 2025-05-03 21:18:28">x</span>
+            <meta itemprop="datePublished" content="2019-01-02">
+            <div class="d"><span>15</span> <span>Mar</span> <span>2005</span></div>
+            <script>var d = "2001-01-01";</script>"#,
+        );
+        let summary: Vec<(String, String, TimeSource)> =
+            found.iter().map(|n| (n.date.to_rfc3339(), n.group.clone(), n.source)).collect();
+        assert_eq!(
+            summary,
+            [
+                ("2005-04-06T00:00:00+00:00".into(), "yyyy-##-##".into(), TimeSource::Text),
+                ("2021-10-20T11:03:27+08:00".into(), "yyyy-##-##".into(), TimeSource::Element),
+                ("2025-05-03T21:18:28+00:00".into(), "span@title".into(), TimeSource::Attribute),
+                ("2019-01-02T00:00:00+00:00".into(), "meta@content".into(), TimeSource::Attribute),
+                ("2005-03-15T00:00:00+00:00".into(), "[www[,]] ## mmm[,] yyyy".into(), TimeSource::Element),
+            ]
+        );
+    }
+
+    #[test]
+    fn dates_without_a_year_take_the_year_heading_they_are_listed_under() {
+        let found = nodes(
+            "<body><table><tr><td>1961</td><td>07-24</td></tr></table>
+            <h3 class=archive-year>2021 年</h3><ul><li>09-02</li></ul>",
+        );
+        let days: Vec<String> = found.iter().map(|n| n.date.format("%F").to_string()).collect();
+        // A bare number in a table is a count, not a year heading: that year comes from now.
+        assert_eq!(days, ["2023-07-24", "2021-09-02"]);
+    }
+
+    #[test]
+    fn a_group_reads_its_numeric_dates_in_the_one_order_that_fits_all() {
+        let mut found = nodes("<body><p>03/04/2020</p><p>13/04/2020</p><p>05/06/2020</p>");
+        let groups = group(&mut found, TimePatternDb::builtin(), &context().with_lang("en-US"), None);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].order, Some(Order::Dmy));
+        let days: Vec<String> = found.iter().map(|n| n.date.format("%F").to_string()).collect();
+        assert_eq!(days, ["2020-04-03", "2020-04-13", "2020-06-05"]);
+        // Without a date that decides, the page language does.
+        let mut found = nodes("<body><p>03/04/2020</p><p>05/06/2020</p>");
+        group(&mut found, TimePatternDb::builtin(), &context(), Some("en-us"));
+        assert_eq!(found[0].date.format("%F").to_string(), "2020-03-04");
+    }
+}

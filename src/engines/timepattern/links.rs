@@ -1,0 +1,276 @@
+//! The links of a page, classified once: which can be an item's headline, and which are
+//! "read more", comment counts, category/tag/author pages or the page itself.
+
+use url::Url;
+
+use crate::dom::{Document, NodeId};
+
+/// What a link is, for item extraction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// Can be an item's headline.
+    Headline,
+    /// "Read more", "3 comments", "»", a page number, a link to the page itself.
+    Generic,
+    /// A category, tag, author or date-archive page.
+    Taxonomy,
+}
+
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub node: NodeId,
+    pub url: Url,
+    /// Visible text; for an image-only link, the image's `alt` or `title`.
+    pub text: String,
+    pub kind: LinkKind,
+    /// How much the link looks like a headline (its length, a heading around it).
+    pub quality: f32,
+}
+
+/// Link texts that never name an item (compared lower-case, without surrounding punctuation).
+const GENERIC: &[&str] = &[
+    "read more",
+    "more",
+    "continue reading",
+    "continue",
+    "read",
+    "read the rest",
+    "read full article",
+    "full article",
+    "full story",
+    "permalink",
+    "link",
+    "reply",
+    "share",
+    "tweet",
+    "edit",
+    "view",
+    "details",
+    "next",
+    "previous",
+    "prev",
+    "older posts",
+    "newer posts",
+    "阅读全文",
+    "阅读更多",
+    "查看全文",
+    "查看更多",
+    "更多",
+    "详情",
+    "全文",
+    "閱讀全文",
+    "閱讀更多",
+    "繼續閱讀",
+    "更多內容",
+    "続きを読む",
+    "続き",
+    "もっと見る",
+    "詳細",
+    "더 보기",
+    "더보기",
+    "자세히",
+    "자세히 보기",
+    "weiterlesen",
+    "mehr",
+    "mehr lesen",
+    "lire la suite",
+    "lire plus",
+    "suite",
+    "leer más",
+    "leer mas",
+    "seguir leyendo",
+    "más",
+    "leggi tutto",
+    "leggi di più",
+    "continua a leggere",
+    "continua",
+    "ler mais",
+    "leia mais",
+    "continuar lendo",
+    "lees meer",
+    "verder lezen",
+    "meer",
+    "читать далее",
+    "подробнее",
+    "далее",
+    "czytaj dalej",
+    "czytaj więcej",
+    "więcej",
+];
+
+/// Words that make a link a comment link ("3 Comments", "评论(2)").
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "评论",
+    "評論",
+    "留言",
+    "コメント",
+    "댓글",
+    "kommentar",
+    "commentaire",
+    "comentario",
+    "commento",
+    "reactie",
+    "комментар",
+    "komentarz",
+];
+
+/// Path segments of taxonomy pages.
+const TAXONOMY_SEGMENTS: &[&str] = &[
+    "tag",
+    "tags",
+    "category",
+    "categories",
+    "cat",
+    "author",
+    "authors",
+    "topic",
+    "topics",
+    "label",
+    "labels",
+    "user",
+    "users",
+    "people",
+    "profile",
+    "search",
+    "page",
+];
+
+impl Link {
+    pub fn is_headline(&self) -> bool {
+        self.kind == LinkKind::Headline
+    }
+}
+
+/// Every `<a href>` of the page that leads to another page, in page order.
+pub fn page_links(doc: &Document) -> Vec<Link> {
+    let page = without_fragment(&doc.url);
+    let mut links = Vec::new();
+    for id in doc.ids() {
+        if !doc.is_tag(id, "a") {
+            continue;
+        }
+        let Some(url) = doc.attr(id, "href").and_then(|h| doc.resolve(h)) else { continue };
+        let mut text = doc.text(id);
+        let image_only = text.is_empty();
+        if image_only {
+            let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));
+            text = img
+                .and_then(|i| doc.attr(i, "alt").or_else(|| doc.attr(i, "title")))
+                .or_else(|| doc.attr(id, "title"))
+                .map(crate::dom::collapse_whitespace)
+                .unwrap_or_default();
+        }
+        let kind = if without_fragment(&url) == page || is_generic(&text) {
+            LinkKind::Generic
+        } else if is_taxonomy(doc, id, &url) {
+            LinkKind::Taxonomy
+        } else {
+            LinkKind::Headline
+        };
+        let quality = quality(doc, id, &text, image_only);
+        links.push(Link { node: id, url, text, kind, quality });
+    }
+    links
+}
+
+fn without_fragment(url: &Url) -> Url {
+    let mut url = url.clone();
+    url.set_fragment(None);
+    url
+}
+
+fn is_generic(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let core = lower.trim_matches(|c: char| !c.is_alphanumeric());
+    if core.chars().count() <= 1 || core.chars().all(|c| !c.is_alphabetic()) {
+        // Empty, a page number, "»", "#".
+        return true;
+    }
+    // "3 Comments", "评论(2)", "Leave a comment"; not a headline that is about comments.
+    let chars = core.chars().count();
+    let counted = core.chars().any(|c| c.is_ascii_digit());
+    let comment = (chars <= 16 || (counted && chars <= 24)) && COMMENT_WORDS.iter().any(|w| core.contains(w));
+    GENERIC.contains(&core) || comment
+}
+
+fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
+    let rel = doc.attr(id, "rel").unwrap_or_default().to_ascii_lowercase();
+    if ["tag", "category", "author"].iter().any(|r| rel.split_whitespace().any(|w| w == *r)) {
+        return true;
+    }
+    let segments: Vec<String> = url
+        .path_segments()
+        .map(|s| s.filter(|s| !s.is_empty()).map(|s| s.to_ascii_lowercase()).collect())
+        .unwrap_or_default();
+    // `/tags/rust/`, `/blog/category/news/world/`, `/page/2/`: a taxonomy word followed by
+    // a name or two (not `/upload/user/1/2020-7-2/report.pdf`).
+    if segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3) {
+        return true;
+    }
+    // Date archives: /2021/ or /2021/05/.
+    if !segments.is_empty() && segments.len() <= 3 && segments.iter().all(|s| s.chars().all(|c| c.is_ascii_digit())) {
+        return true;
+    }
+    url.query_pairs().any(|(k, _)| matches!(k.as_ref(), "tag" | "cat" | "category" | "author"))
+}
+
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
+fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool) -> f32 {
+    // CJK characters carry about two Latin letters' worth of a title each.
+    let weight: usize = text.chars().map(|c| if super::db::is_cjk(c) { 2 } else { 1 }).sum();
+    let mut quality = (1.0 + weight.min(160) as f32).ln();
+    let in_heading = doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
+        || doc.descendants(id).any(|d| doc.tag(d).is_some_and(|t| HEADINGS.contains(&t)));
+    if in_heading {
+        quality += 2.0;
+    }
+    let titled = |n: NodeId| {
+        doc.attr(n, "class").is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            c.contains("title") || c.contains("headline")
+        })
+    };
+    if titled(id) || doc.parent(id).is_some_and(titled) {
+        quality += 1.0;
+    }
+    if image_only {
+        quality *= 0.3;
+    }
+    quality
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_links() {
+        let doc = crate::dom::parse_str(
+            r##"<body><h2><a href="/p/1">A real headline</a></h2>
+            <a href="/p/1">Read more »</a> <a href="/p/1#comments">3 Comments</a>
+            <a href="/tags/rust/">rust</a> <a href="/2021/05/">May 2021</a> <a href="/about" rel="author">Ann</a>
+            <a href="#top">top</a> <a href="/news/">self</a> <a href="/p/2"><img src="x.png" alt="Thumb"></a>
+            <a href="javascript:void(0)">js</a>"##,
+            &Url::parse("https://example.org/news/").unwrap(),
+        )
+        .unwrap();
+        let links = page_links(&doc);
+        let kinds: Vec<(&str, LinkKind)> = links.iter().map(|l| (l.text.as_str(), l.kind)).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("A real headline", LinkKind::Headline),
+                ("Read more »", LinkKind::Generic),
+                ("3 Comments", LinkKind::Generic),
+                ("rust", LinkKind::Taxonomy),
+                ("May 2021", LinkKind::Taxonomy),
+                ("Ann", LinkKind::Taxonomy),
+                ("self", LinkKind::Generic),
+                ("Thumb", LinkKind::Headline),
+            ]
+        );
+        assert!(links[0].quality > links[7].quality, "a heading link beats a thumbnail");
+    }
+}

@@ -1,0 +1,244 @@
+//! Article pages: main content and dates on real corpus pages (a fixed sample of each set, so
+//! the thresholds hold in CI in a few seconds; `html2rss eval` scores every page), and the
+//! extractor's behaviour on pages built for one property each.
+
+mod common;
+
+use chrono::NaiveDate;
+use html2rss::dom::{Document, parse_str};
+use html2rss::engines::article::{self, DateSource, Hints};
+use html2rss::eval::{articles, corpus, dates};
+use url::Url;
+
+/// Every `n`-th item, so that the sample spreads over the whole (sorted) set.
+fn sample<T: Clone>(items: &[T], n: usize) -> Vec<T> {
+    items.iter().step_by(n).cloned().collect()
+}
+
+#[test]
+fn zyte_main_text_keeps_its_token_f1() {
+    let pages = corpus::article_pages(&common::corpus_dir()).unwrap();
+    assert_eq!(pages.len(), 181);
+    let report = articles::evaluate_pages(&sample(&pages, 6)).unwrap();
+    assert!(report.f1() >= 0.93, "token F1 {:.3} on {} pages\n{report}", report.f1(), report.pages.len());
+    assert!(report.precision() >= 0.9 && report.recall() >= 0.95, "{report}");
+    assert_eq!(report.empty, 0, "{report}");
+}
+
+#[test]
+fn htmldate_page_dates_keep_their_exact_day_accuracy() {
+    let pages = corpus::date_pages(&common::corpus_dir()).unwrap();
+    assert_eq!(pages.len(), 200);
+    let report = dates::evaluate_pages(&sample(&pages, 4)).unwrap();
+    let with_url = &report.with_url;
+    assert!(with_url.accuracy() >= 0.92, "exact day {:.3}\n{report}", with_url.accuracy());
+    // Without the URL the page itself must still date nearly all of them.
+    assert!(report.without_url.accuracy() >= 0.90, "{report}");
+    assert!(with_url.precision() >= 0.93, "{report}");
+}
+
+fn page(url: &str, html: &str) -> Document {
+    parse_str(html, &Url::parse(url).unwrap()).unwrap()
+}
+
+fn day(date: Option<chrono::DateTime<chrono::FixedOffset>>) -> Option<NaiveDate> {
+    date.map(|d| d.date_naive())
+}
+
+fn ymd(y: i32, m: u32, d: u32) -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+/// Paragraphs of prose long enough for Readability to take them for an article.
+fn prose(topic: &str, paragraphs: usize) -> String {
+    (1..=paragraphs)
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} about {topic}: the council met on a rainy evening, heard the residents, \
+                 weighed the costs of the new bridge against the old ferry, and agreed, after a long \
+                 debate, to publish every document of the tender before the vote in spring.</p>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn comment_dates_are_not_the_publication_date() {
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed | Town News</title></head><body>
+        <article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee</p><p>June 7, 2020</p>{}</article>
+        <section id="comments"><h2>3 comments</h2>
+          <div class="comment"><time datetime="2020-06-09T10:00:00Z">June 9, 2020</time><p>Great!</p></div>
+          <div class="comment"><time datetime="2020-06-10T10:00:00Z">June 10, 2020</time><p>No.</p></div>
+        </section></body></html>"#,
+        prose("the bridge", 6)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    let art = article::extract(&doc, &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    assert_eq!(art.published_source, Some(DateSource::Text));
+    // Only comments give dates: there is no publication date.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>{}</article>
+        <ol class="comment-list"><li><time datetime="2020-06-09">June 9, 2020</time> Great!</li></ol></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    assert_eq!(article::extract(&doc, &Hints::default()).published, None);
+}
+
+#[test]
+fn meta_tags_win_over_json_ld_time_elements_and_the_url() {
+    let head = r#"<meta property="article:published_time" content="2020-06-07T09:00:00+02:00">
+        <meta property="article:modified_time" content="2020-06-08T10:00:00+02:00">
+        <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2020-06-05"}</script>"#;
+    let body = r#"<h1>Bridge</h1><time datetime="2020-06-04">June 4</time>"#;
+    let url = "https://town.example/2020/06/03/bridge";
+    let full = page(url, &format!("<html><head>{head}</head><body>{body}</body></html>"));
+    let art = article::extract(&full, &Hints::default());
+    assert_eq!((day(art.published), art.published_source), (ymd(2020, 6, 7), Some(DateSource::Meta)));
+    assert_eq!(day(art.modified), ymd(2020, 6, 8));
+    // Then JSON-LD, then the time element, then the URL (when allowed).
+    let ld_only = head.split("</script>").next().unwrap().split("<script").nth(1).unwrap();
+    let doc = page(url, &format!("<html><head><script{ld_only}</script></head><body>{body}</body></html>"));
+    assert_eq!(day(article::extract(&doc, &Hints::default()).published), ymd(2020, 6, 5));
+    let doc = page(url, &format!("<html><body>{body}</body></html>"));
+    assert_eq!(day(article::extract(&doc, &Hints::default()).published), ymd(2020, 6, 4));
+    let doc = page(url, "<html><body><h1>Bridge</h1><p>Text.</p></body></html>");
+    let with_url = article::extract(&doc, &Hints::default());
+    assert_eq!((day(with_url.published), with_url.published_source), (ymd(2020, 6, 3), Some(DateSource::Url)));
+    let without_url = article::extract(&doc, &Hints { url_dates: false, ..Hints::default() });
+    assert_eq!(without_url.published, None);
+}
+
+#[test]
+fn a_utc_timestamp_takes_the_day_the_page_shows() {
+    // 02:54 UTC on May 2 is the evening of May 1 where the page was written.
+    let html = format!(
+        r#"<html><head><meta property="article:published_time" content="2020-05-02T02:54:29.000Z"></head>
+        <body><h1>Station closes overnight</h1><p class="date">Friday, May 1, 2020</p>{}</body></html>"#,
+        prose("the station", 3)
+    );
+    let doc = page("https://tv.example/traffic/station/6144149/", &html);
+    assert_eq!(day(article::extract(&doc, &Hints::default()).published), ymd(2020, 5, 1));
+}
+
+#[test]
+fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_boxes() {
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed</title></head><body>
+        <nav><a href="/">Home</a><a href="/news">News</a></nav>
+        <div class="post">
+          <h1>Bridge vote delayed</h1>
+          <div class="share-bar"><a href="https://twitter.example/share">Share on Twitter</a></div>
+          <div class="entry-content">{}</div>
+          <div class="author-box"><img src="/a.jpg"><p>Ann Lee writes about the town for twenty years and more.</p></div>
+          <div class="newsletter-signup"><p>Get our newsletter every morning in your inbox, for free.</p></div>
+          <div class="related-posts"><h3>Related</h3><p>Ferry timetable changes again this summer.</p></div>
+        </div>
+        <div id="comments"><p>I think the bridge is a waste of money and the ferry is just fine.</p></div>
+        <footer><p>Copyright Town News</p></footer></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    for n in 1..=5 {
+        assert!(text.contains(&format!("Paragraph {n} about the bridge")), "{text}");
+    }
+    for boilerplate in
+        ["Share on", "twenty years", "newsletter", "Ferry timetable", "waste of money", "Copyright", "Home"]
+    {
+        assert!(!text.contains(boilerplate), "{boilerplate:?} in {text}");
+    }
+    assert!(!text.contains("Bridge vote delayed"), "the headline is not the body: {text}");
+    assert!(text.contains("\n\nParagraph 2"), "paragraphs are separated by blank lines: {text}");
+}
+
+#[test]
+fn content_html_has_absolute_links_repaired_lazy_images_and_no_scripts() {
+    let html = format!(
+        r#"<html><head><base href="/blog/"></head><body><article><h1>Lazy pictures</h1>{}
+        <p>See <a href="../about">about us</a> and <a href="notes">the notes</a>.</p>
+        <figure><img src="data:image/gif;base64,R0lGOD" data-src="img/lazy.jpg" alt="lazy"></figure>
+        <p><img data-srcset="/s.jpg 300w, /l.jpg 1200w" alt="set"></p>
+        <p onclick="steal()">Clicks <script>steal()</script>go nowhere.</p>{}</article></body></html>"#,
+        prose("pictures", 3),
+        prose("more pictures", 2)
+    );
+    let doc = page("https://photo.example/blog/2020/06/lazy", &html);
+    let content = article::extract(&doc, &Hints::default()).content_html.unwrap();
+    assert!(content.contains(r#"href="https://photo.example/about""#), "{content}");
+    assert!(content.contains(r#"href="https://photo.example/blog/notes""#), "{content}");
+    assert!(content.contains(r#"src="https://photo.example/blog/img/lazy.jpg""#), "{content}");
+    assert!(content.contains(r#"src="https://photo.example/l.jpg""#), "{content}");
+    assert!(
+        !content.contains("script") && !content.contains("onclick") && !content.contains("data:image"),
+        "{content}"
+    );
+}
+
+#[test]
+fn a_feed_description_picks_its_article_among_several() {
+    // Two posts on one page: Readability joins them into one article. The feed item's
+    // description quotes the second (the data-objects paper's case of consecutive articles).
+    let second = "<p>The library will open on Sundays from September, the mayor announced after the \
+                  budget review, and volunteers will run a reading club for children every week.</p>\
+                  <p>Opening hours on weekdays stay the same; the reading room gets new lamps and \
+                  chairs, paid for by a donation from the local bookshop.</p>";
+    let html = format!(
+        r#"<html><body><div class="posts"><div class="post"><h2>Bridge vote delayed</h2>{}</div>
+        <div class="post"><h2>Library opens on Sundays</h2>{second}</div></div></body></html>"#,
+        prose("the bridge", 8)
+    );
+    let doc = page("https://town.example/", &html);
+    let generic = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(generic.contains("about the bridge") && generic.contains("reading club"), "{generic}");
+    let hints = Hints {
+        title: Some("Library opens on Sundays".into()),
+        description: Some("<p>The library will open on Sundays from September, the mayor announced…</p>".into()),
+        ..Hints::default()
+    };
+    let hinted = article::extract(&doc, &hints).content_text.unwrap();
+    assert!(hinted.contains("reading club for children"), "{hinted}");
+    assert!(!hinted.contains("about the bridge"), "{hinted}");
+}
+
+#[test]
+fn metadata_of_a_real_article_page() {
+    // A zyte page with JSON-LD and Open Graph: every field is filled and consistent.
+    let pages = corpus::article_pages(&common::corpus_dir()).unwrap();
+    let mut filled = 0;
+    for p in sample(&pages, 20) {
+        let doc = html2rss::dom::parse(&p.bytes().unwrap(), &p.url, &Default::default()).unwrap();
+        let art = article::extract(&doc, &Hints::default());
+        let title = art.title.clone().unwrap_or_default();
+        assert!(!title.is_empty() && title.chars().count() < 300, "{}: title {title:?}", p.url);
+        if let Some(image) = &art.lead_image {
+            assert!(matches!(image.scheme(), "http" | "https"), "{}: {image}", p.url);
+        }
+        let text = art.content_text.unwrap_or_default();
+        assert!(!text.contains(&title) || title.len() < 20, "{}: the headline is in the text", p.url);
+        filled += usize::from(art.published.is_some() && art.author.is_some() && art.lang.is_some());
+    }
+    assert!(filled >= 6, "only {filled} of 10 pages have date, author and language");
+}
+
+#[test]
+fn a_description_that_quotes_the_lead_keeps_the_whole_article() {
+    // The description quotes the standfirst, a block of its own above the body: the hint must
+    // not cut the article down to it.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>
+        <div class="standfirst"><p>The council postponed the bridge vote to publish the tender documents first.</p></div>
+        <div class="body">{}</div></article><aside><p>Weather: sunny.</p></aside></body></html>"#,
+        prose("the bridge", 6)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    let hints = Hints {
+        title: Some("Bridge vote delayed".into()),
+        description: Some("The council postponed the bridge vote to publish the tender documents first.".into()),
+        ..Hints::default()
+    };
+    let text = article::extract(&doc, &hints).content_text.unwrap();
+    assert!(text.contains("postponed") && text.contains("Paragraph 6 about the bridge"), "{text}");
+}
