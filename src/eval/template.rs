@@ -17,11 +17,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use chrono::Utc;
+use serde::Serialize;
 use url::Url;
 
 use super::corpus::{CorpusError, ListTruth, Site, sitepair_pages, sites};
 use super::links::LinkNormalizer;
-use super::text::{TokenScore, normalize_title, token_f1, tokens};
+use super::text::{normalize_title, token_f1, tokens};
 use crate::dom::{self, Document, ParseOptions};
 use crate::engines::template::{self, Trained};
 use crate::feed::reader::{self, FeedItem, TrainingFeed};
@@ -32,7 +33,7 @@ pub const FULL_TEXT_TOKENS: usize = 100;
 const UNSEEN: [&str; 2] = ["page_2_index.html", "archives_index.html"];
 
 /// One site's training.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct SiteTraining {
     pub site: String,
     /// `None` with the error when no template was learned.
@@ -44,7 +45,7 @@ pub struct SiteTraining {
 }
 
 /// An unseen list page's scores.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct ListScore {
     pub name: String,
     pub expected: usize,
@@ -71,20 +72,21 @@ impl ListScore {
 }
 
 /// An article page's scores.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ArticleScore {
     pub name: String,
     /// The feed carries the item's full text.
     pub full_text: bool,
-    /// Against the feed's text, by the template trained on every page / without this page.
-    pub f1: TokenScore,
-    pub f1_held_out: TokenScore,
+    /// Token F1 against the feed's text, by the template trained on every page / without this
+    /// page.
+    pub f1: f64,
+    pub f1_held_out: f64,
     pub title_equal: bool,
     /// Same day as the feed's date (in the feed's offset), when the feed has one.
     pub date_same_day: Option<bool>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct TemplateReport {
     pub sites: Vec<SiteTraining>,
     pub lists: Vec<ListScore>,
@@ -226,7 +228,7 @@ fn score_article(
     let body = item.content().or(item.summary()).unwrap_or_default().to_string();
     let full_text = item.content().is_some() || tokens(&body).len() >= FULL_TEXT_TOKENS;
     let text = |t: Option<&Trained>| t.and_then(|t| template::content_text(&t.rule, doc)).unwrap_or_default();
-    let extracted = template::article_item(&trained.rule, doc, Utc::now());
+    let extracted = template::template_article(&trained.rule, doc, Utc::now());
     let title_equal = extracted.as_ref().is_some_and(|i| normalize_title(&i.title) == normalize_title(&item.title));
     let date_same_day = item
         .date
@@ -234,15 +236,15 @@ fn score_article(
     ArticleScore {
         name: name.to_string(),
         full_text,
-        f1: token_f1(&text(Some(trained)), &body),
-        f1_held_out: token_f1(&text(held_out), &body),
+        f1: token_f1(&text(Some(trained)), &body).f1,
+        f1_held_out: token_f1(&text(held_out), &body).f1,
         title_equal,
         date_same_day,
     }
 }
 
 /// Pooled and mean figures of a report.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct Totals {
     pub list_pages: usize,
     pub occupancy_macro: f64,
@@ -286,8 +288,8 @@ impl TemplateReport {
             date_within_day: ratio(sum(&|l| l.date_within_day), sum(&|l| l.truth_dated)),
             date_any: ratio(sum(&|l| l.date_any), sum(&|l| l.truth_dated)),
             full_text_articles: full.len(),
-            article_f1: mean(full.iter().map(|a| a.f1.f1).collect()),
-            article_f1_held_out: mean(full.iter().map(|a| a.f1_held_out.f1).collect()),
+            article_f1: mean(full.iter().map(|a| a.f1).collect()),
+            article_f1_held_out: mean(full.iter().map(|a| a.f1_held_out).collect()),
             article_titles: ratio(self.articles.iter().filter(|a| a.title_equal).count(), self.articles.len()),
             article_dates: ratio(dated.iter().filter(|&&d| d).count(), dated.len()),
             trained_sites: self.sites.iter().filter(|s| s.confidence.is_some()).count(),
@@ -342,8 +344,8 @@ impl fmt::Display for TemplateReport {
                 "  {:<58} {:>5} {:>6.3} {:>6.3} {:>6} {:>5}",
                 a.name,
                 if a.full_text { "yes" } else { "no" },
-                a.f1.f1,
-                a.f1_held_out.f1,
+                a.f1,
+                a.f1_held_out,
                 if a.title_equal { "yes" } else { "no" },
                 date
             );

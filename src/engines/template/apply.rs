@@ -1,7 +1,9 @@
 //! Using a template: list pages give their items (the learned item path, or, on list pages of
 //! another layout than the training page — archives, categories — the links that have the
 //! shape of the site's item links); article pages give one item with its full content; and
-//! items from any engine get content, author and date from their article pages.
+//! items from any engine get content, author and date from their article pages. Where the
+//! template finds nothing on an article page, the generic article extractor
+//! ([`crate::engines::article`]) does.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -11,6 +13,7 @@ use regex::Regex;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
+use crate::engines::article;
 use crate::engines::rules::{self, Rule};
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
@@ -44,13 +47,13 @@ pub fn extract(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
     let trust = confidence(rule);
     let strict = strict_items(rule, doc, now);
     if strict.page.item_count() < 2 && (is_article_url(rule, &doc.url) || rule.subjects.is_empty()) {
-        if let Some(item) = article_item(rule, doc, now) {
-            let found = article_fields_found(rule, &item);
-            let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
-            page.date = item.date;
-            page.subjects.push(Subject { title: None, items: vec![item] });
-            return Extraction { page, engine: Engine::Template, confidence: trust * found };
-        }
+        // The template's own fields count for the confidence; the generic extractor fills in.
+        let found = template_article(rule, doc, now).map_or(0.0, |item| article_fields_found(rule, &item));
+        let item = article_item(rule, doc, now, &article::Hints::default());
+        let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
+        page.date = item.date;
+        page.subjects.push(Subject { title: None, items: vec![item] });
+        return Extraction { page, engine: Engine::Template, confidence: trust * found };
     }
     let list = choose_list(rule, doc, strict, now);
     Extraction { confidence: list.confidence * trust, ..list }
@@ -227,7 +230,7 @@ fn record_date(doc: &Document, record: NodeId, dates: &DateReader) -> Option<Dat
     Some(year.and_then(|y| found.date.with_year(y)).unwrap_or(found.date))
 }
 
-/// The share of the article part's fields that found something on the page.
+/// The share of the article part's fields that the template found on the page.
 fn article_fields_found(rule: &Rule, item: &Item) -> f32 {
     let Some(article) = &rule.article else { return 0.0 };
     let wanted = [article.title.is_some(), article.content.is_some(), article.author.is_some(), article.date.is_some()];
@@ -239,9 +242,9 @@ fn article_fields_found(rule: &Rule, item: &Item) -> f32 {
     wanted.iter().zip(found).filter(|(w, f)| **w && *f).count() as f32 / asked as f32
 }
 
-/// An article page as one item: the article part's title, content, author and date; `None`
-/// when the template has no article part or it finds neither title nor content.
-pub fn article_item(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Option<Item> {
+/// An article page as one item, by the template's article part alone: `None` when the
+/// template has no article part or it finds neither title nor content.
+pub fn template_article(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Option<Item> {
     let article = rule.article.as_ref()?;
     let title = article.title.as_ref().and_then(|p| first_text(doc, p)).unwrap_or_default();
     let content = article.content.as_ref().and_then(|p| content_html(doc, p));
@@ -257,6 +260,38 @@ pub fn article_item(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Option<I
         .as_ref()
         .and_then(|p| p.select(doc, doc.root()).iter().find_map(|t| rules::parse_date(&t.text(doc), rule, now)));
     Some(item)
+}
+
+/// An article page as one item: what the template's article part finds, and what it does not
+/// find (or everything, without an article part) from the generic article extractor, which the
+/// item's title and description (when known) guide to the right text.
+pub fn article_item(rule: &Rule, doc: &Document, now: DateTime<Utc>, hints: &article::Hints) -> Item {
+    let mut item = template_article(rule, doc, now).unwrap_or_else(|| {
+        let mut empty = Item::new("");
+        empty.link = Some(doc.url.clone());
+        empty
+    });
+    let complete = !item.title.is_empty() && item.content.is_some() && item.date.is_some();
+    if !complete {
+        fill_from(&mut item, article::extract(doc, hints));
+    }
+    item
+}
+
+/// Fill an item's missing fields from the generic extractor.
+fn fill_from(item: &mut Item, generic: article::Article) {
+    if item.title.is_empty() {
+        item.title = generic.title.unwrap_or_default();
+    }
+    if item.content.is_none() {
+        item.content = generic.content_html;
+    }
+    if item.author.is_none() {
+        item.author = generic.author;
+    }
+    if item.date.is_none() {
+        item.date = generic.published.or(generic.modified);
+    }
 }
 
 fn first_text(doc: &Document, path: &Path) -> Option<String> {
@@ -286,9 +321,16 @@ pub fn content_text(rule: &Rule, doc: &Document) -> Option<String> {
 }
 
 /// Give an item what its article page says: the content (always, when found), and the
-/// author, date and title where the item has none. Whether anything was found.
+/// author, date and title where the item has none. The template's article part first; the
+/// generic article extractor, guided by the item's title and description, where the template
+/// finds nothing. Whether any content was found.
 pub fn enrich(rule: &Rule, item: &mut Item, doc: &Document, now: DateTime<Utc>) -> bool {
-    let Some(found) = article_item(rule, doc, now) else { return false };
+    let hints = article::Hints {
+        title: (!item.title.is_empty()).then(|| item.title.clone()),
+        description: item.description.clone(),
+        ..article::Hints::default()
+    };
+    let found = article_item(rule, doc, now, &hints);
     if found.content.is_some() {
         item.content = found.content;
     }
@@ -301,7 +343,7 @@ pub fn enrich(rule: &Rule, item: &mut Item, doc: &Document, now: DateTime<Utc>) 
     if item.title.is_empty() {
         item.title = found.title;
     }
-    true
+    item.content.is_some()
 }
 
 /// [`enrich`] every item that has a link, loading its article page with `load` (fetching is

@@ -32,7 +32,7 @@ use crate::dom::Document;
 use crate::engines::rules::{ArticleRule, Field, Place, Rule, SubjectRule, Support};
 use crate::feed::reader::TrainingFeed;
 
-pub use apply::{article_item, content_text, enrich, enrich_all, extract, list_items};
+pub use apply::{article_item, content_text, enrich, enrich_all, extract, list_items, template_article};
 
 use dates::DateReader;
 use links::{LinkShape, Site};
