@@ -23,7 +23,6 @@ use crate::sanitize::sanitize_html;
 use super::confidence;
 use super::dates::DateReader;
 use super::links::{LinkShape, Site, bare_host};
-use super::paths::key_path;
 
 /// The learned item path must find at least this share of what the item links on the page
 /// suggest, or the page has another layout and the links are used instead.
@@ -46,7 +45,24 @@ pub fn is_article_url(rule: &Rule, url: &Url) -> bool {
 pub fn extract(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
     let trust = confidence(rule);
     let strict = strict_items(rule, doc, now);
-    if strict.page.item_count() < 2 && (is_article_url(rule, &doc.url) || rule.subjects.is_empty()) {
+    let shapes = item_shapes(rule);
+    let dates = DateReader::new(rule.timezone, now);
+    let adaptive = if shapes.is_empty() { Vec::new() } else { by_item_links(doc, &shapes, &dates) };
+    // Which kind of page: by URL where the template's patterns say it (its list sections, the
+    // shape of its posts' links); where both or neither do (`/archives/` has the shape of
+    // `/slug/` posts), a page that lists many of the site's posts is a list, and an article
+    // page links to a few (previous, next, related).
+    let strict_list = strict.page.item_count() >= 2;
+    let listed = strict_list || adaptive.len() >= MANY_POSTS;
+    let articles_only = rule.subjects.is_empty() && rule.article.as_ref().is_some_and(super::has_fields);
+    let list_url = rule.urls.iter().any(|p| p.matches(&doc.url));
+    let article_url = is_article_url(rule, &doc.url);
+    let is_article = match (article_url, list_url) {
+        (true, false) => !strict_list,
+        (false, true) => false,
+        _ => !listed && (article_url || articles_only),
+    };
+    if is_article {
         // The template's own fields count for the confidence; the generic extractor fills in.
         let found = template_article(rule, doc, now).map_or(0.0, |item| article_fields_found(rule, &item));
         let item = article_item(rule, doc, now, &article::Hints::default());
@@ -55,15 +71,21 @@ pub fn extract(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
         page.subjects.push(Subject { title: None, items: vec![item] });
         return Extraction { page, engine: Engine::Template, confidence: trust * found };
     }
-    let list = choose_list(rule, doc, strict, now);
+    let list = choose_list(doc, strict, adaptive);
     Extraction { confidence: list.confidence * trust, ..list }
 }
+
+/// An article page links to fewer posts of its site than this.
+const MANY_POSTS: usize = 6;
 
 /// The items of a list page: the learned item path where it fits the page, else the links of
 /// the site's item shape grouped by their place in the page.
 pub fn list_items(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
     let strict = strict_items(rule, doc, now);
-    choose_list(rule, doc, strict, now)
+    let shapes = item_shapes(rule);
+    let dates = DateReader::new(rule.timezone, now);
+    let adaptive = if shapes.is_empty() { Vec::new() } else { by_item_links(doc, &shapes, &dates) };
+    choose_list(doc, strict, adaptive)
 }
 
 /// The learned item path's items, their years completed from their links.
@@ -77,10 +99,9 @@ fn strict_items(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
     Extraction { engine: Engine::Template, ..strict }
 }
 
-fn choose_list(rule: &Rule, doc: &Document, strict: Extraction, now: DateTime<Utc>) -> Extraction {
-    let shapes = item_shapes(rule);
-    let dates = DateReader::new(rule.timezone, now);
-    let adaptive = if shapes.is_empty() { Vec::new() } else { by_item_links(doc, &shapes, &dates) };
+/// The learned item path's items where they are at least half of what the site's item links
+/// suggest, else the items found by the links.
+fn choose_list(doc: &Document, strict: Extraction, adaptive: Vec<Item>) -> Extraction {
     let strict_count = strict.page.item_count();
     let strict_fits = strict_count >= 2 && strict_count as f32 >= STRICT_SHARE * adaptive.len() as f32;
     if strict_fits || adaptive.len() < 2 {
@@ -91,6 +112,28 @@ fn choose_list(rule: &Rule, doc: &Document, strict: Extraction, now: DateTime<Ut
     page.subjects.push(Subject { title: None, items: adaptive });
     // Found without the learned paths: half as sure.
     Extraction { page, engine: Engine::Template, confidence: 0.5 }
+}
+
+/// Where a link sits: the tags and classes from the document down, without ids and with
+/// numbers blanked (`post-12`, `year-2021` vary between the entries of one list).
+fn signature(doc: &Document, node: NodeId) -> String {
+    let mut steps: Vec<String> = std::iter::once(node)
+        .chain(doc.ancestors(node))
+        .filter_map(|n| {
+            let tag = doc.tag(n)?;
+            let class = doc.attr(n, "class").map(|c| {
+                let words: Vec<String> =
+                    c.split_whitespace().map(|w| w.replace(|ch: char| ch.is_ascii_digit(), "#")).collect();
+                words.join(".")
+            });
+            Some(match class {
+                Some(class) if !class.is_empty() => format!("{tag}.{class}"),
+                _ => tag.to_string(),
+            })
+        })
+        .collect();
+    steps.reverse();
+    steps.join("/")
 }
 
 static LINK_DATE: LazyLock<Regex> =
@@ -126,7 +169,7 @@ fn by_item_links(doc: &Document, shapes: &[LinkShape], dates: &DateReader) -> Ve
         if site.key(&url) == own || !shapes.iter().any(|s| s.matches(&url, &hosts)) {
             continue;
         }
-        let signature = key_path(doc, node).to_string();
+        let signature = signature(doc, node);
         if !groups.contains_key(&signature) {
             order.push(signature.clone());
         }

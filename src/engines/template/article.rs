@@ -120,8 +120,8 @@ fn targets(doc: &Document, item: &FeedItem, excluded: &[bool]) -> Targets {
     if item.title.chars().count() <= LONG_TITLE {
         return Targets { title: item.title.clone(), body };
     }
-    // The key-path paper's feeds whose title holds the content: the longest short page text
-    // that starts the feed's title is the real title.
+    // The key-path paper's feeds whose title holds the content: the longest heading that starts
+    // the feed's title, with a text's worth of it left over, is the real title.
     let feed_title = text::normalize(&item.title);
     let mut found: Option<String> = None;
     for node in doc.ids().filter(|&n| doc.is_element(n) && !excluded[n.index()]) {
@@ -130,7 +130,9 @@ fn targets(doc: &Document, item: &FeedItem, excluded: &[bool]) -> Targets {
         }
         let own = text::normalize(&doc.text(node));
         let own = text::strip_ellipsis(&own).to_string();
+        let rest = feed_title.len().saturating_sub(own.len());
         if own.chars().count() >= 8
+            && rest >= MIN_TARGET
             && feed_title.starts_with(&own)
             && found.as_ref().is_none_or(|f| own.len() > f.len())
         {
@@ -146,7 +148,7 @@ fn targets(doc: &Document, item: &FeedItem, excluded: &[bool]) -> Targets {
             };
             Targets { title, body }
         }
-        None => Targets { title: item.title.clone(), body: body.or(Some(item.title.clone())) },
+        None => Targets { title: item.title.clone(), body },
     }
 }
 

@@ -26,11 +26,13 @@ use super::text::{self, TitleMatch, title_match};
 
 /// Largest subtree searched around a link for the item's title.
 const NEAR_NODES: usize = 400;
+/// How many of the links to one item are looked at.
+const MAX_LINKS_PER_ITEM: usize = 8;
 /// How many levels above a link its title is looked for.
 const NEAR_LEVELS: usize = 4;
-/// A feed title longer than this (in characters) holds more than a title (the key-path
-/// paper's feeds whose title is the content): a page text that starts it is its title.
-pub const LONG_TITLE: usize = 160;
+/// A feed title longer than this (in characters) may hold more than a title (the key-path
+/// paper's feeds whose title is the content): a page text that starts it may be its title.
+pub const LONG_TITLE: usize = 80;
 /// A page text standing for a long feed title must have at least this many characters.
 const MIN_TITLE_PREFIX: usize = 8;
 
@@ -77,16 +79,17 @@ struct Candidate {
     score: f32,
 }
 
-/// Compare a page text with a feed title, long titles (that hold the content) by prefix.
+/// Compare a page text with a feed title; a long title (that may hold the content) also
+/// matches the page text it starts with.
 pub fn match_title(feed_title: &str, page_text: &str) -> Option<TitleMatch> {
-    if feed_title.chars().count() > LONG_TITLE {
-        let feed = text::normalize(feed_title);
-        let page = text::normalize(page_text);
-        let page = text::strip_ellipsis(&page);
-        return (page.chars().count() >= MIN_TITLE_PREFIX && feed.starts_with(page))
-            .then_some(TitleMatch::Contained(0.5));
+    let found = title_match(feed_title, page_text);
+    if found.is_some() || feed_title.chars().count() <= LONG_TITLE {
+        return found;
     }
-    title_match(feed_title, page_text)
+    let feed = text::normalize(feed_title);
+    let page = text::normalize(page_text);
+    let page = text::strip_ellipsis(&page);
+    (page.chars().count() >= MIN_TITLE_PREFIX && feed.starts_with(page)).then_some(TitleMatch::Contained(0.5))
 }
 
 /// The page's links by key: every `<a href>` of the body.
@@ -136,7 +139,9 @@ fn candidates(
     out: &mut Vec<Candidate>,
 ) {
     let before = out.len();
-    for &anchor in anchors {
+    // A page links to a post a few times at most (title, thumbnail, "read more"); more links
+    // to it say nothing more.
+    for &anchor in anchors.iter().take(MAX_LINKS_PER_ITEM) {
         if let Some(m) = match_title(&feed_item.title, &doc.text(anchor)) {
             out.push(Candidate { item, title: anchor, anchor: Some(anchor), score: m.score() });
             continue;

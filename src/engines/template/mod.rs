@@ -188,7 +188,7 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
 }
 
 /// Whether an article part has a field path (not only the item links' URL patterns).
-fn has_fields(article: &ArticleRule) -> bool {
+pub(crate) fn has_fields(article: &ArticleRule) -> bool {
     ArticleRule::FIELDS.iter().any(|&f| article.field(f).is_some())
 }
 
