@@ -10,6 +10,7 @@
 pub mod advertised;
 pub mod choose;
 pub mod rules;
+pub mod template;
 pub mod timepattern;
 
 use serde::Serialize;

@@ -2,6 +2,7 @@
 
 mod atom;
 mod json;
+pub mod reader;
 mod rss;
 
 use std::fmt;
