@@ -35,6 +35,14 @@ pub struct Config {
     pub first_fetch_deadline: Duration,
     /// First fetches (URLs not stored yet) allowed per client IP per minute; 0: no limit.
     pub first_fetches_per_minute: u32,
+    /// Require a per-feed access token on `/rss` (`&token=`, shown on the admin page).
+    pub require_feed_tokens: bool,
+    /// The server's public address (`https://feeds.example.org`), for feed self links and
+    /// OPML; `None`: taken from each request's `Host`.
+    pub public_url: Option<String>,
+    /// Memory for rendered feeds kept ready to serve: bytes, or a size like `"16MiB"`.
+    #[serde(deserialize_with = "byte_size")]
+    pub feed_cache_size: u64,
     pub fetch: FetchSection,
     pub updater: UpdaterSection,
 }
@@ -82,6 +90,16 @@ pub struct UpdaterSection {
     /// …up to this.
     #[serde(deserialize_with = "duration")]
     pub backoff_max: Duration,
+    /// A source that has not been fetched successfully for this long is marked unhealthy and
+    /// refreshed only once per `backoff_max` (it is never dropped).
+    #[serde(deserialize_with = "duration")]
+    pub unhealthy_after: Duration,
+    /// The longest an idle worker sleeps before looking for due sources again.
+    #[serde(deserialize_with = "duration")]
+    pub idle_poll: Duration,
+    /// At shutdown, how long refreshes in flight may take to finish before they are abandoned.
+    #[serde(deserialize_with = "duration")]
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Config {
@@ -95,6 +113,9 @@ impl Default for Config {
             items_per_feed: 50,
             first_fetch_deadline: Duration::from_secs(20),
             first_fetches_per_minute: 10,
+            require_feed_tokens: false,
+            public_url: None,
+            feed_cache_size: 8 << 20,
             fetch: FetchSection::default(),
             updater: UpdaterSection::default(),
         }
@@ -127,6 +148,9 @@ impl Default for UpdaterSection {
             per_host_delay: Duration::from_secs(2),
             backoff_base: Duration::from_secs(5 * 60),
             backoff_max: Duration::from_secs(24 * 3600),
+            unhealthy_after: Duration::from_secs(3 * 24 * 3600),
+            idle_poll: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -219,6 +243,18 @@ impl Config {
         }
         if u.backoff_base > u.backoff_max {
             return Err(("updater.backoff_base", "is longer than updater.backoff_max".into()));
+        }
+        positive("updater.idle_poll", u.idle_poll)?;
+        if let Some(public) = &self.public_url {
+            match url::Url::parse(public) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
+                _ => {
+                    return Err((
+                        "public_url",
+                        format!("\"{public}\" is not an http(s) address like \"https://feeds.example.org\""),
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -323,6 +359,9 @@ mod tests {
             items_per_feed = 30
             first_fetch_deadline = "15s"
             first_fetches_per_minute = 0
+            require_feed_tokens = true
+            public_url = "https://feeds.example.org/"
+            feed_cache_size = "4MiB"
 
             [fetch]
             allow_private = true
@@ -342,6 +381,9 @@ mod tests {
             per_host_delay = "500ms"
             backoff_base = "1m"
             backoff_max = "6h"
+            unhealthy_after = "2d"
+            idle_poll = "5s"
+            shutdown_grace = "3s"
             "#,
         )
         .unwrap();
@@ -356,6 +398,16 @@ mod tests {
         assert_eq!(fetch.user_agent, "my-feeds/1.0");
         assert_eq!((config.updater.fresh_workers, config.updater.workers), (1, 32));
         assert_eq!(config.updater.max_interval, Duration::from_secs(14 * 86400));
+        assert!(config.require_feed_tokens);
+        assert_eq!(
+            (config.public_url.as_deref(), config.feed_cache_size),
+            (Some("https://feeds.example.org/"), 4 << 20)
+        );
+        let u = &config.updater;
+        assert_eq!(
+            (u.unhealthy_after, u.idle_poll, u.shutdown_grace),
+            (Duration::from_secs(2 * 86400), Duration::from_secs(5), Duration::from_secs(3))
+        );
         assert_eq!(config.backoff(), Backoff { base: Duration::from_secs(60), max: Duration::from_secs(6 * 3600) });
         assert_eq!(parse("[fetch]\nmax_body_size = 1000").unwrap().fetch.max_body_size, 1000);
     }
@@ -381,6 +433,8 @@ mod tests {
             ("[updater]\nworkers = 0", "`updater.workers`"),
             ("[updater]\nmin_interval = \"2h\"\nmax_interval = \"1h\"", "`updater.min_interval` is longer"),
             ("[updater]\ndefault_interval = \"1m\"", "`updater.default_interval` is outside"),
+            ("public_url = \"feeds.example.org\"", "`public_url`"),
+            ("[updater]\nidle_poll = \"0s\"", "`updater.idle_poll`"),
         ] {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.contains(needle), "{text}: {message}");

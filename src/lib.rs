@@ -13,4 +13,5 @@ pub mod model;
 pub mod path;
 pub mod sanitize;
 pub mod store;
+pub mod updater;
 pub mod web;

@@ -131,11 +131,13 @@ fn glob_match(pattern: &str, value: &str) -> bool {
 }
 
 impl AttrPredicate {
+    /// Values compare without their leading and trailing whitespace (`class="section "`), as
+    /// key paths write them.
     fn matches(&self, doc: &Document, node: NodeId) -> bool {
         match (doc.attr(node, &self.name), &self.value) {
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(value), Some(pattern)) => pattern.matches(value),
+            (Some(value), Some(pattern)) => pattern.matches(value.trim()),
         }
     }
 }
@@ -786,6 +788,11 @@ mod tests {
         assert_eq!(Path::relative(&d, li, a).unwrap().to_string(), "A[0]");
         assert_eq!(Path::of_attr(&d, a, "href").to_string(), "/HTML[0]/BODY[0]/UL[0]/LI[0]/A[0]/@href");
         assert_eq!(Path::key_path(&d, a).to_string(), "/HTML/BODY/UL/LI/A");
+        // Stray spaces in attribute values do not keep a key path from its node.
+        let spaced = doc(r#"<body><div class="section "><p id=" x">t</p></div>"#);
+        let p = spaced.first_tag("p").unwrap();
+        assert_eq!(Path::key_path(&spaced, p).to_string(), "/HTML/BODY/DIV[@class=section]/P[@id=x]");
+        assert_eq!(Path::key_path(&spaced, p).select_nodes(&spaced, spaced.root()), [p]);
         assert_eq!(texts(&d, "/HTML/BODY/UL/LI/A"), ["A", "B"]);
     }
 

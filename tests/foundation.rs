@@ -78,11 +78,11 @@ fn inspect_refuses_a_missing_file_with_its_name() {
 
 #[tokio::test]
 async fn server_answers_healthz_on_port_0() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(html2rss::web::server(listener).unwrap());
-    let body = reqwest::get(format!("http://{addr}/healthz")).await.unwrap().text().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::server::start(&common::server::config(&dir.path().join("feeds.db")), false);
+    let body = reqwest::get(server.url("/healthz")).await.unwrap().text().await.unwrap();
     assert_eq!(body, "ok\n");
+    server.stop().await;
 }
 
 #[test]

@@ -209,6 +209,7 @@ fn due_sources_come_fresh_first_then_most_overdue() {
         http_status: Some(200),
         error: None,
         validators: Some(Validators { etag: Some("\"e1\"".into()), last_modified: None }),
+        body_hash: None,
         next_due,
         update_interval: None,
         health: Health::Ok,
@@ -246,6 +247,7 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
         http_status: Some(200),
         error: None,
         validators: Some(Validators { etag: Some("\"v1\"".into()), last_modified: Some("Mon, 01 Jan 2024".into()) }),
+        body_hash: Some("ab12".into()),
         next_due: at(3610),
         update_interval: Some(Duration::from_secs(3600)),
         health: Health::Ok,
@@ -262,6 +264,7 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
         http_status: Some(503),
         error: Some("https://news.example/ answered HTTP 503".into()),
         validators: None,
+        body_hash: None,
         next_due: at(4100),
         update_interval: None,
         health: Health::Failing,
@@ -271,6 +274,8 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
     let s = store.record_fetch(source.id, &failed).unwrap();
     assert_eq!((s.consecutive_failures, s.health, s.http_status), (2, Health::Failing, Some(503)));
     assert_eq!(s.validators, ok.validators.clone().unwrap(), "a failure keeps the validators");
+    assert_eq!(s.body_hash.as_deref(), Some("ab12"), "a failure keeps the body hash");
+    assert_eq!(s.last_success, Some(at(10)), "the last success is the last fetch without error");
     assert_eq!(s.settings.update_interval, Duration::from_secs(3600));
     assert_eq!(store.items(source.id, 10).unwrap().len(), 1, "a failure keeps the items");
     let stats = store.stats(at(4000)).unwrap();
@@ -423,4 +428,56 @@ fn kill_9_loses_nothing_committed() {
     let items = store.items(source.id, usize::MAX).unwrap();
     assert!(items.len() as i64 >= (last + 1) * 20, "{} items, {} rounds committed", items.len(), last + 1);
     assert_eq!(source.item_count, items.len() as u64, "the item count moved with the items");
+}
+
+#[test]
+fn leases_resets_reschedules_and_feed_versions() {
+    let (_dir, store) = open();
+    let lease = Duration::from_secs(60);
+    let (leased, created) = store.add_source_leased(&url("https://a.example/"), &settings(), at(0), lease).unwrap();
+    assert!(created && leased.fresh);
+    assert_eq!((leased.created, leased.next_due), (at(0), at(60)));
+    assert!(store.due_sources(at(59), DueFilter::All, 10).unwrap().is_empty(), "leased: not due for the updater");
+    let (again, created) = store.add_source_leased(&url("https://a.example/"), &settings(), at(5), lease).unwrap();
+    assert!(!created && again.next_due == at(60), "an existing source is returned as it is");
+    assert_eq!(store.next_due(DueFilter::All).unwrap(), Some(at(60)));
+    assert_eq!(store.next_due(DueFilter::Normal).unwrap(), None);
+
+    // A merge that adds or changes something bumps the feed version; seeing the same again does not.
+    let id = leased.id;
+    assert_eq!(leased.feed_version, 0);
+    let page = extraction(vec![(None, vec![item("One", Some("https://a.example/1"), None)])]);
+    store.merge(id, &page, at(1)).unwrap();
+    let v1 = store.source(id).unwrap().unwrap().feed_version;
+    assert!(v1 > 0);
+    store.merge(id, &page, at(2)).unwrap();
+    assert_eq!(store.source(id).unwrap().unwrap().feed_version, v1);
+    let mut retitled = page.clone();
+    retitled.page.title = "Renamed".into();
+    store.merge(id, &retitled, at(3)).unwrap();
+    assert!(store.source(id).unwrap().unwrap().feed_version > v1, "the page title is in the feed");
+
+    let record = FetchRecord {
+        at: at(10),
+        duration: Duration::from_millis(5),
+        http_status: Some(200),
+        error: None,
+        validators: Some(Validators { etag: Some("\"x\"".into()), last_modified: None }),
+        body_hash: Some("cafe".into()),
+        next_due: at(1000),
+        update_interval: None,
+        health: Health::Ok,
+    };
+    store.record_fetch(id, &record).unwrap();
+    let stamp = store.feed_stamp(&url("https://a.example/")).unwrap().unwrap();
+    assert_eq!((stamp.id, stamp.item_count, stamp.update_interval), (id, 1, Duration::from_secs(3600)));
+    assert_eq!((stamp.feed_version, stamp.last_modified), (store.source(id).unwrap().unwrap().feed_version, at(1)));
+    assert!(store.feed_stamp(&url("https://b.example/")).unwrap().is_none());
+    store.reschedule(id, at(500)).unwrap();
+    assert_eq!(store.source(id).unwrap().unwrap().next_due, at(500));
+    assert!(matches!(store.reschedule(html2rss::store::SourceId(99), at(1)), Err(StoreError::NoSuchSource(99))));
+    assert_eq!(store.reset_sources(&[id, html2rss::store::SourceId(99)], at(20)).unwrap(), 1);
+    let reset = store.source(id).unwrap().unwrap();
+    assert_eq!((reset.body_hash, reset.validators, reset.next_due), (None, Validators::default(), at(20)));
+    assert_eq!(store.items(id, 10).unwrap().len(), 1, "a reset keeps the items");
 }

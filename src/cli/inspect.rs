@@ -23,7 +23,7 @@ struct InspectedPage {
 
 #[derive(Serialize)]
 struct Inspection {
-    /// The page model; `page.date` is an article's publication date, or a list's newest item date.
+    /// The page model; `page.date` is the page's publication date, else a list's newest item date.
     page: InspectedPage,
     /// Every date the time-pattern engine found, with its node address and pattern.
     time_nodes: Vec<TimeNode>,
@@ -54,9 +54,9 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     let declared_article =
         matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
     let is_article = declared_article || page.subjects.is_empty();
-    if is_article || page.date.is_none() {
-        page.date = article.date().or(page.date);
-    }
+    // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
+    // date by the headline); a list's newest item date is the fallback.
+    page.date = article.date().or(page.date);
     let (content_html, content_text) =
         if is_article { (article.content_html, article.content_text) } else { (None, None) };
     let inspection = Inspection {

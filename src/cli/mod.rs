@@ -6,6 +6,7 @@ mod inspect;
 mod rule;
 mod serve;
 mod source;
+mod train;
 
 use std::path::PathBuf;
 
@@ -63,9 +64,31 @@ pub enum Command {
         /// The mapping rule for `--algorithm rule` (default: the shipped rule for the page's URL).
         #[arg(long)]
         rule: Option<PathBuf>,
+        /// A template written by `train`, for `--algorithm template` and `--full-text`.
+        #[arg(long)]
+        template: Option<PathBuf>,
+        /// Fetch each item's page and take its content, author and date with `--template`.
+        #[arg(long)]
+        full_text: bool,
         /// rss, atom or json (JSON Feed 1.1).
         #[arg(long, default_value = "rss")]
         format: Format,
+    },
+    /// Learn a site's template from its feed and some of its pages; write it as a mapping rule.
+    Train {
+        /// The site's feed (a URL or a local file); without it, the first page's feeds are tried.
+        #[arg(long)]
+        feed: Option<String>,
+        /// A page of the site: a URL, a local file, or FILE=URL (a local file and its URL). List
+        /// pages and the pages of some feed items (article pages, recognized by their URL).
+        #[arg(long = "page", required = true)]
+        pages: Vec<String>,
+        /// Where local files given without =URL live (and the local feed).
+        #[arg(long)]
+        base_url: Option<Url>,
+        /// Where to write the template.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Mapping rules: merge marked examples into a rule, check rule files.
     Rule {
@@ -89,9 +112,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { config, listen, db } => serve::run(config, listen, db),
         Command::Inspect { source, base_url, format } => inspect::run(&source, base_url.as_ref(), &format),
-        Command::Extract { source, base_url, algorithm, rule, format } => {
-            extract::run(&source, base_url.as_ref(), algorithm, rule.as_deref(), format)
+        Command::Extract { source, base_url, algorithm, rule, template, full_text, format } => {
+            let options = extract::Options { rule: rule.as_deref(), template: template.as_deref(), full_text };
+            extract::run(&source, base_url.as_ref(), algorithm, &options, format)
         }
+        Command::Train { feed, pages, base_url, out } => train::run(feed.as_deref(), &pages, base_url.as_ref(), &out),
         Command::Rule { command } => rule::run(command),
         Command::Eval { corpus_dir, algorithm, json } => eval::run(&corpus_dir, algorithm, json),
     }

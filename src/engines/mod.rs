@@ -8,14 +8,18 @@
 //! - `links`, `record`: what the list engines share (link kinds, reading a record as an item);
 //! - `template`: templates learned from the site's own feed (written as mapping rules);
 //! - `article`: the main content and metadata of an article page;
-//! - `choose`: which engine serves a page.
+//! - `choose`: which engine serves a page;
+//! - `advertised`: the page's own feed, read into the model (the last resort of the choice).
 
+pub mod advertised;
 pub mod auto;
+pub mod choose;
 pub mod links;
 pub mod record;
 pub mod repeated;
 pub mod rules;
 pub mod structured;
+pub mod template;
 pub mod timepattern;
 
 use serde::Serialize;

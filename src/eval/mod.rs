@@ -7,4 +7,5 @@ pub mod dates;
 pub mod links;
 pub mod lists;
 pub mod site_articles;
+pub mod template;
 pub mod text;

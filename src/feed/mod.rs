@@ -2,6 +2,7 @@
 
 mod atom;
 mod json;
+pub mod reader;
 mod rss;
 
 use std::fmt;
@@ -13,7 +14,7 @@ use url::Url;
 
 use crate::model::{Item, Page};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     #[default]

@@ -74,7 +74,8 @@ impl Store {
             let page = &extraction.page;
             let found = tx
                 .prepare_cached(
-                    "UPDATE sources SET engine = ?2, confidence = ?3, title = ?4, page_date = ?5, encoding = ?6
+                    "UPDATE sources SET engine = ?2, confidence = ?3, title = ?4, page_date = ?5, encoding = ?6,
+                            feed_version = feed_version + (title IS NOT ?4 OR page_date IS NOT ?5)
                      WHERE id = ?1",
                 )?
                 .execute(params![
@@ -181,7 +182,8 @@ impl Store {
             drop((select, insert, update));
             tx.prepare_cached(
                 "UPDATE sources SET item_count = item_count + ?2,
-                                    last_change = CASE WHEN ?3 THEN ?4 ELSE last_change END
+                                    last_change = CASE WHEN ?3 THEN ?4 ELSE last_change END,
+                                    feed_version = feed_version + ?3
                  WHERE id = ?1",
             )?
             .execute(params![id.0, report.new as i64, report.new + report.changed > 0, seconds(now)])?;

@@ -35,7 +35,7 @@ use rusqlite::{Connection, OpenFlags, ToSql};
 pub use catalog::{NewRule, Rule, RuleId, Template};
 pub use items::{MergeReport, StoredFeed, StoredItem};
 pub use migrations::SCHEMA_VERSION;
-pub use sources::{DueFilter, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
+pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
 
 /// How long a call waits for another connection's write to finish before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

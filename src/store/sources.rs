@@ -99,6 +99,25 @@ pub struct Source {
     pub validators: Validators,
     pub item_count: u64,
     pub created: DateTime<Utc>,
+    /// SHA-256 (hex) of the page body last extracted; an identical body needs no extraction.
+    pub body_hash: Option<String>,
+    /// The last fetch that succeeded (a 304 included).
+    pub last_success: Option<DateTime<Utc>>,
+    /// Goes up whenever a merge changes what the feed shows; a rendered feed is current while
+    /// this (and the update interval, which sets its `ttl`) is unchanged.
+    pub feed_version: u64,
+}
+
+/// A source's feed, as far as caching its rendered text goes: [`Store::feed_stamp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedStamp {
+    pub id: SourceId,
+    pub feed_version: u64,
+    /// Sets the feed's `ttl`.
+    pub update_interval: Duration,
+    /// The last change of its items, else when the source was added.
+    pub last_modified: DateTime<Utc>,
+    pub item_count: u64,
 }
 
 /// The outcome of one fetch (and extraction) of a source, as [`Store::record_fetch`] keeps it.
@@ -113,6 +132,8 @@ pub struct FetchRecord {
     pub error: Option<String>,
     /// `Some`: replace the stored validators (after a 200 or a 304); `None`: keep them.
     pub validators: Option<Validators>,
+    /// `Some`: the hash of the body that was extracted; `None`: keep the stored one.
+    pub body_hash: Option<String>,
     pub next_due: DateTime<Utc>,
     /// `Some`: the adapted update interval.
     pub update_interval: Option<Duration>,
@@ -146,7 +167,7 @@ pub struct Stats {
 
 const COLUMNS: &str = "id, url, rule_id, full_text, update_interval, engine, confidence, title, page_date, encoding, \
      last_fetch, last_duration_ms, last_change, next_due, http_status, error, consecutive_failures, health, fresh, \
-     etag, last_modified, item_count, created";
+     etag, last_modified, item_count, created, body_hash, last_success, feed_version";
 
 fn from_row(row: &Row) -> rusqlite::Result<Source> {
     let url: String = row.get(1)?;
@@ -179,6 +200,9 @@ fn from_row(row: &Row) -> rusqlite::Result<Source> {
         validators: Validators { etag: row.get(19)?, last_modified: row.get(20)? },
         item_count: unsigned(row, 21)?,
         created: row.get::<_, Seconds>(22)?.0,
+        body_hash: row.get(23)?,
+        last_success: opt_time(row.get(24)?),
+        feed_version: unsigned(row, 25)?,
     })
 }
 
@@ -199,12 +223,25 @@ impl Store {
     /// The source for `url`, created (fresh, due at once) when it is new. `settings` apply
     /// only to a new source. Returns the source and whether it was created.
     pub fn add_source(&self, url: &Url, settings: &SourceSettings, now: DateTime<Utc>) -> Result<(Source, bool)> {
+        self.add_source_leased(url, settings, now, Duration::ZERO)
+    }
+
+    /// [`Store::add_source`], a new source leased to the caller for `lease` (due only then), so
+    /// that the updater does not fetch it too while the caller does (the first request for a
+    /// URL fetches it at once). An existing source is returned as it is.
+    pub fn add_source_leased(
+        &self,
+        url: &Url,
+        settings: &SourceSettings,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<(Source, bool)> {
         self.with(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let created =
                 tx.prepare_cached(
                     "INSERT INTO sources (url, rule_id, full_text, update_interval, next_due, created)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (url) DO NOTHING",
+                 VALUES (?1, ?2, ?3, ?4, ?6, ?5) ON CONFLICT (url) DO NOTHING",
                 )?
                 .execute(params![
                     url.as_str(),
@@ -212,11 +249,34 @@ impl Store {
                     settings.full_text,
                     duration_secs(settings.update_interval),
                     seconds(now),
+                    seconds(later(now, lease)),
                 ])? == 1;
             let sql = format!("SELECT {COLUMNS} FROM sources WHERE url = ?1");
             let source = tx.prepare_cached(&sql)?.query_row([url.as_str()], from_row)?;
             tx.commit()?;
             Ok((source, created))
+        })
+    }
+
+    /// What the server needs to answer `/rss` for `url` from a rendered feed it keeps: the
+    /// source's id and what its feed's text depends on. One indexed row, no text columns.
+    pub fn feed_stamp(&self, url: &Url) -> Result<Option<FeedStamp>> {
+        self.with(|conn| {
+            let sql = "SELECT id, feed_version, update_interval, coalesce(last_change, created), item_count
+                       FROM sources WHERE url = ?1";
+            let stamp = conn
+                .prepare_cached(sql)?
+                .query_row([url.as_str()], |row| {
+                    Ok(FeedStamp {
+                        id: SourceId(row.get(0)?),
+                        feed_version: unsigned(row, 1)?,
+                        update_interval: Duration::from_secs(unsigned(row, 2)?),
+                        last_modified: row.get::<_, Seconds>(3)?.0,
+                        item_count: unsigned(row, 4)?,
+                    })
+                })
+                .optional()?;
+            Ok(stamp)
         })
     }
 
@@ -271,6 +331,8 @@ impl Store {
                     "UPDATE sources SET
                        last_fetch = :at, last_duration_ms = :duration_ms, http_status = :status, error = :error,
                        consecutive_failures = CASE WHEN :error IS NULL THEN 0 ELSE consecutive_failures + 1 END,
+                       last_success = CASE WHEN :error IS NULL THEN :at ELSE last_success END,
+                       body_hash = COALESCE(:body_hash, body_hash),
                        health = :health, fresh = 0, next_due = :next_due,
                        update_interval = COALESCE(:interval, update_interval),
                        etag = CASE WHEN :replace_validators THEN :etag ELSE etag END,
@@ -289,6 +351,7 @@ impl Store {
                     ":replace_validators": validators.is_some(),
                     ":etag": validators.and_then(|v| v.etag.as_deref()),
                     ":last_modified": validators.and_then(|v| v.last_modified.as_deref()),
+                    ":body_hash": record.body_hash,
                 })?;
             if changed == 0 {
                 return Err(StoreError::NoSuchSource(id.0));
@@ -296,6 +359,51 @@ impl Store {
             let source = get(&tx, id)?.ok_or(StoreError::NoSuchSource(id.0))?;
             tx.commit()?;
             Ok(source)
+        })
+    }
+
+    /// Forget what the last fetch of these sources left to skip work (validators, body hash) and
+    /// make them due at `now`: their pages are extracted again at the next refresh, e.g. after
+    /// a rule that serves them was uploaded or deleted. Returns how many sources there were.
+    pub fn reset_sources(&self, ids: &[SourceId], now: DateTime<Utc>) -> Result<usize> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut reset = tx.prepare_cached(
+                "UPDATE sources SET etag = NULL, last_modified = NULL, body_hash = NULL, next_due = ?2 WHERE id = ?1",
+            )?;
+            let mut count = 0;
+            for id in ids {
+                count += reset.execute(params![id.0, seconds(now)])?;
+            }
+            drop(reset);
+            tx.commit()?;
+            Ok(count)
+        })
+    }
+
+    /// Move a source's next refresh to `next_due` without recording a fetch: a claimed source
+    /// handed back because its host may not be asked yet.
+    pub fn reschedule(&self, id: SourceId, next_due: DateTime<Utc>) -> Result<()> {
+        self.with(|conn| {
+            let changed = conn
+                .prepare_cached("UPDATE sources SET next_due = ?2 WHERE id = ?1")?
+                .execute(params![id.0, seconds(next_due)])?;
+            if changed == 0 { Err(StoreError::NoSuchSource(id.0)) } else { Ok(()) }
+        })
+    }
+
+    /// When the earliest source falls due (`None`: no sources), so that an idle updater knows
+    /// how long it may sleep.
+    pub fn next_due(&self, filter: DueFilter) -> Result<Option<DateTime<Utc>>> {
+        let only = match filter {
+            DueFilter::All => "",
+            DueFilter::Fresh => "WHERE fresh = 1",
+            DueFilter::Normal => "WHERE fresh = 0",
+        };
+        self.with(|conn| {
+            let sql = format!("SELECT min(next_due) FROM sources {only}");
+            let due: Option<Seconds> = conn.prepare_cached(&sql)?.query_row([], |row| row.get(0))?;
+            Ok(opt_time(due))
         })
     }
 

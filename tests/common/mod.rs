@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod http;
+pub mod server;
 
 /// The development corpus (`../shared/corpus` next to the checkout, or `HTML2RSS_CORPUS`).
 /// Its pages may not be copied into the repository, so tests read them in place.

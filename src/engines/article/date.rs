@@ -14,6 +14,7 @@ use url::Url;
 
 use super::metadata::{Metadata, is_comment_zone};
 use crate::dom::{Document, NodeId};
+use crate::engines::timepattern::{self, DateContext, Precision};
 
 /// Where a date was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -100,27 +101,25 @@ fn plausible(date: &DateTime<FixedOffset>) -> bool {
 
 /// The page's publication date (`url_dates`: whether the URL may give it).
 pub fn published(doc: &Document, meta: &Metadata, title_node: Option<NodeId>, url_dates: bool) -> Option<FoundDate> {
-    let day_first = day_first(meta.lang.as_deref());
+    let lang = meta.lang.as_deref();
     let found = |source| move |date| FoundDate { date, source };
     // Machine-readable dates, most trusted first.
     let mut machine: Vec<FoundDate> = PUBLISHED_META
         .iter()
         .flat_map(|key| meta.tags.values(key))
-        .filter_map(|v| parse_machine_date(v, day_first))
+        .filter_map(|v| parse_machine_date(v, lang))
         .map(found(DateSource::Meta))
         .collect();
     machine.extend(
         meta.json_ld
             .iter()
-            .filter_map(|n| n.date_published.as_deref().and_then(|v| parse_machine_date(v, day_first)))
+            .filter_map(|n| n.date_published.as_deref().and_then(|v| parse_machine_date(v, lang)))
             .map(found(DateSource::JsonLd)),
     );
     let url = url_dates.then(|| url_date(&doc.url)).flatten();
     let visible = || visible_date(doc, title_node, meta.lang.as_deref());
-    let first = machine
-        .first()
-        .copied()
-        .or_else(|| time_element(doc, title_node, day_first).map(found(DateSource::TimeElement)));
+    let first =
+        machine.first().copied().or_else(|| time_element(doc, title_node, lang).map(found(DateSource::TimeElement)));
     match first {
         Some(first) => Some(local_day(first, &machine, url, visible)),
         None => url.map(found(DateSource::Url)).or_else(|| visible().map(found(DateSource::Text))),
@@ -154,24 +153,19 @@ fn local_day(
 
 /// The page's last modification date, when it says.
 pub fn modified(meta: &Metadata) -> Option<FoundDate> {
-    let day_first = day_first(meta.lang.as_deref());
-    let from_meta = MODIFIED_META.iter().find_map(|key| {
-        meta.tags.values(key).find_map(|v| parse_machine_date(v, day_first)).map(|d| (d, DateSource::Meta))
-    });
+    let lang = meta.lang.as_deref();
+    let from_meta = MODIFIED_META
+        .iter()
+        .find_map(|key| meta.tags.values(key).find_map(|v| parse_machine_date(v, lang)).map(|d| (d, DateSource::Meta)));
     from_meta
         .or_else(|| {
             meta.json_ld
                 .iter()
-                .find_map(|n| n.date_modified.as_deref().and_then(|v| parse_machine_date(v, day_first)))
+                .find_map(|n| n.date_modified.as_deref().and_then(|v| parse_machine_date(v, lang)))
                 .map(|d| (d, DateSource::JsonLd))
         })
         .filter(|(d, _)| plausible(d))
         .map(|(date, source)| FoundDate { date, source })
-}
-
-/// Whether numeric dates such as `03/04/2020` read day first: everywhere but in the US.
-fn day_first(lang: Option<&str>) -> bool {
-    !lang.is_some_and(|l| l.eq_ignore_ascii_case("en-us") || l.eq_ignore_ascii_case("en_us"))
 }
 
 /// How far (in nodes of the page) from the headline a `<time>` element may date the article.
@@ -181,7 +175,7 @@ const TIME_ELEMENT_WINDOW: u32 = 400;
 /// one explicitly marked as the publication wins; else the nearest to the headline (bylines sit
 /// just before or after it), else, without a headline, the first outside link lists. Comment
 /// sections are skipped.
-fn time_element(doc: &Document, title_node: Option<NodeId>, day_first: bool) -> Option<DateTime<FixedOffset>> {
+fn time_element(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
     let body = doc.first_tag("body")?;
     let mut best: Option<(u32, DateTime<FixedOffset>)> = None;
     for n in doc.descendants(body) {
@@ -203,7 +197,7 @@ fn time_element(doc: &Document, title_node: Option<NodeId>, day_first: bool) -> 
             .or_else(|| doc.attr(n, "title").filter(|_| tag == "abbr"))
             .map(str::to_string)
             .unwrap_or_else(|| doc.text(n));
-        let Some(date) = parse_machine_date(&value, day_first).or_else(|| read_visible_date(&value, None)) else {
+        let Some(date) = parse_machine_date(&value, lang).or_else(|| read_visible_date(&value, lang)) else {
             continue;
         };
         if marked {
@@ -287,17 +281,20 @@ pub fn visible_date(doc: &Document, title_node: Option<NodeId>, lang: Option<&st
         .find_map(|&max| texts.iter().filter(|t| t.chars().count() <= max).find_map(|t| read_visible_date(t, lang)))
 }
 
-/// The seam for the time-pattern engine: a day written for people in `text`, in the page's
-/// language. Until the engine is wired in, this reads the common numeric forms and the month
-/// names of [`MONTHS`]; replace its body with the engine's `parse_date` (day precision or
-/// better, no relative dates without a fetch time).
+/// A day written for people in `text`, in the page's language (which orders numeric dates
+/// such as `03/04/2020`): the Time Pattern DB reads it. Only dates that name their day count:
+/// relative and year-less dates need the fetch time, which a page read later does not have.
 pub fn read_visible_date(text: &str, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if text.is_empty() || text.len() > 200 {
         return None;
     }
-    let day_first = day_first(lang);
-    parse_numeric_date(text, day_first).or_else(|| parse_month_name_date(text)).filter(plausible)
+    let mut context = DateContext::new(Utc::now().fixed_offset());
+    if let Some(lang) = lang {
+        context = context.with_lang(lang);
+    }
+    let found = timepattern::parse_date(text, &context)?;
+    (found.precision >= Precision::Day && !found.relative).then_some(found.date).filter(plausible)
 }
 
 static ISO_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -320,7 +317,7 @@ static EPOCH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^\s*([0-9]{10})([0
 /// `yyyymmdd`, Unix seconds or milliseconds, and as a fallback the forms people write.
 /// A date without a time is taken at midnight; a time without an offset as UTC, so the day
 /// written is the day kept.
-pub fn parse_machine_date(text: &str, day_first: bool) -> Option<DateTime<FixedOffset>> {
+pub fn parse_machine_date(text: &str, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if text.is_empty() {
         return None;
@@ -345,7 +342,7 @@ pub fn parse_machine_date(text: &str, day_first: bool) -> Option<DateTime<FixedO
         let seconds: i64 = caps.get(1)?.as_str().parse().ok()?;
         return DateTime::from_timestamp(seconds, 0).map(|d| d.fixed_offset()).filter(plausible);
     }
-    parse_numeric_date(text, day_first).or_else(|| parse_month_name_date(text)).filter(plausible)
+    read_visible_date(text, lang)
 }
 
 /// `Z`, `+02:00`, `+0200`, `-05`, `UTC`, `GMT`.
@@ -358,173 +355,6 @@ fn parse_offset(text: &str) -> Option<FixedOffset> {
     let hours: i32 = digits.get(..2)?.parse().ok()?;
     let minutes: i32 = digits.get(2..4).map_or(Some(0), |m| m.parse().ok())?;
     FixedOffset::east_opt(sign * (hours * 3600 + minutes * 60))
-}
-
-static NUMERIC_YMD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^0-9])((?:19|20)[0-9]{2})\s*[-/.年]\s*([0-9]{1,2})\s*[-/.月]\s*([0-9]{1,2})(?:[^0-9]|$)")
-        .expect("valid regex")
-});
-static NUMERIC_DMY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^0-9])([0-9]{1,2})\s*([-/.])\s*([0-9]{1,2})\s*[-/.]\s*((?:19|20)[0-9]{2})(?:[^0-9]|$)")
-        .expect("valid regex")
-});
-
-/// `2020-06-07`, `2020/6/7`, `2020年6月7日`, `07.06.2020`, `06/07/2020` (day first unless the
-/// page is American; a first number above 12 is a day either way).
-fn parse_numeric_date(text: &str, day_first: bool) -> Option<DateTime<FixedOffset>> {
-    if let Some(caps) = NUMERIC_YMD.captures(text) {
-        let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
-        if let Some(date) = NaiveDate::from_ymd_opt(number(1)? as i32, number(2)?, number(3)?) {
-            return Some(at_midnight(date));
-        }
-    }
-    let caps = NUMERIC_DMY.captures(text)?;
-    let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
-    let (a, b, year) = (number(1)?, number(3)?, number(4)? as i32);
-    // Dots are always day first (`07.06.2020`); slashes follow the language.
-    let dotted = caps.get(2).is_some_and(|m| m.as_str() == ".");
-    let (day, month) = if a > 12 || dotted || (day_first && b <= 12) { (a, b) } else { (b, a) };
-    NaiveDate::from_ymd_opt(year, month, day).map(at_midnight)
-}
-
-/// Month names by month number: English, Spanish, Portuguese, French, German, Italian,
-/// Dutch and Arabic (Egyptian and Levantine), with common abbreviations. An interim table
-/// until the time-pattern DB is wired in (see [`read_visible_date`]).
-const MONTHS: &[(u32, &[&str])] = &[
-    (
-        1,
-        &[
-            "january",
-            "jan",
-            "enero",
-            "ene",
-            "janeiro",
-            "janvier",
-            "janv",
-            "januar",
-            "jänner",
-            "gennaio",
-            "januari",
-            "يناير",
-            "كانون الثاني",
-        ],
-    ),
-    (
-        2,
-        &[
-            "february",
-            "feb",
-            "febrero",
-            "fevereiro",
-            "fev",
-            "février",
-            "fevrier",
-            "févr",
-            "februar",
-            "febbraio",
-            "februari",
-            "فبراير",
-            "شباط",
-        ],
-    ),
-    (3, &["march", "mar", "marzo", "março", "marco", "mars", "märz", "maerz", "maart", "مارس", "آذار", "اذار"]),
-    (4, &["april", "apr", "abril", "abr", "avril", "avr", "aprile", "أبريل", "ابريل", "إبريل", "نيسان"]),
-    (5, &["may", "mayo", "maio", "mai", "maggio", "mei", "مايو", "أيار", "ايار"]),
-    (6, &["june", "jun", "junio", "junho", "juin", "juni", "giugno", "يونيو", "يونيه", "حزيران"]),
-    (7, &["july", "jul", "julio", "julho", "juillet", "juil", "juli", "luglio", "يوليو", "يوليه", "تموز"]),
-    (8, &["august", "aug", "agosto", "ago", "août", "aout", "augustus", "أغسطس", "اغسطس", "آب"]),
-    (
-        9,
-        &[
-            "september",
-            "sep",
-            "sept",
-            "septiembre",
-            "setiembre",
-            "setembro",
-            "set",
-            "septembre",
-            "settembre",
-            "سبتمبر",
-            "أيلول",
-            "ايلول",
-        ],
-    ),
-    (
-        10,
-        &[
-            "october",
-            "oct",
-            "octubre",
-            "outubro",
-            "out",
-            "octobre",
-            "oktober",
-            "okt",
-            "ottobre",
-            "أكتوبر",
-            "اكتوبر",
-            "تشرين الأول",
-        ],
-    ),
-    (11, &["november", "nov", "noviembre", "novembro", "novembre", "نوفمبر", "تشرين الثاني"]),
-    (
-        12,
-        &[
-            "december",
-            "dec",
-            "diciembre",
-            "dic",
-            "dezembro",
-            "dez",
-            "décembre",
-            "decembre",
-            "déc",
-            "dezember",
-            "dicembre",
-            "ديسمبر",
-            "كانون الأول",
-        ],
-    ),
-];
-
-static MONTH_DAY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(\p{L}+)\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)[0-9]{2})(?:[^0-9]|$)")
-        .expect("valid regex")
-});
-static DAY_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
-        r"(?i)(?:^|[^0-9])([0-9]{1,2})(?:st|nd|rd|th|er|º|\.)?\s+(?:de\s+|of\s+)?",
-        // Levantine Arabic pages write both names: `24 نيسان / أبريل 2020`.
-        r"(\p{L}+(?: \p{L}+)?)\.?(?:\s*/\s*\p{L}+)?,?\s+(?:de\s+)?((?:19|20)[0-9]{2})(?:[^0-9]|$)",
-    ))
-    .expect("valid regex")
-});
-
-fn month_number(name: &str) -> Option<u32> {
-    let name = name.to_lowercase();
-    MONTHS.iter().find(|(_, names)| names.contains(&name.as_str())).map(|&(n, _)| n)
-}
-
-/// `June 7, 2020`, `Jun. 7th 2020`, `7 June 2020`, `martes 17 de marzo de 2020`,
-/// `9 oktober 2020`, `07 أكتوبر 2020`.
-fn parse_month_name_date(text: &str) -> Option<DateTime<FixedOffset>> {
-    let mdy = MONTH_DAY_YEAR.captures_iter(text).find_map(|caps| {
-        let month = month_number(caps.get(1)?.as_str())?;
-        let day = caps.get(2)?.as_str().parse().ok()?;
-        NaiveDate::from_ymd_opt(caps.get(3)?.as_str().parse().ok()?, month, day)
-    });
-    let date = mdy.or_else(|| {
-        DAY_MONTH_YEAR.captures_iter(text).find_map(|caps| {
-            // The month may be one word followed by another (`9 oktober 2020` has none, but
-            // `تشرين الأول` is two words).
-            let name = caps.get(2)?.as_str();
-            let month = month_number(name).or_else(|| month_number(name.split(' ').next()?))?;
-            let day = caps.get(1)?.as_str().parse().ok()?;
-            NaiveDate::from_ymd_opt(caps.get(3)?.as_str().parse().ok()?, month, day)
-        })
-    })?;
-    Some(at_midnight(date))
 }
 
 #[cfg(test)]
@@ -549,14 +379,14 @@ mod tests {
             ("November 20, 2019 5:27 AM", "2019-11-20"),
         ];
         for (text, expected) in cases {
-            assert_eq!(day(parse_machine_date(text, true)).as_deref(), Some(expected), "{text}");
+            assert_eq!(day(parse_machine_date(text, None)).as_deref(), Some(expected), "{text}");
         }
         assert_eq!(
-            parse_machine_date("2019-11-20T05:27:00-06:00", true).unwrap().offset().local_minus_utc(),
+            parse_machine_date("2019-11-20T05:27:00-06:00", None).unwrap().offset().local_minus_utc(),
             -6 * 3600
         );
-        assert_eq!(parse_machine_date("not a date", true), None);
-        assert_eq!(parse_machine_date("1066-10-14", true), None);
+        assert_eq!(parse_machine_date("not a date", None), None);
+        assert_eq!(parse_machine_date("1066-10-14", None), None);
     }
 
     #[test]

@@ -1,23 +1,20 @@
 //! Dates of rule fields. Every date a rule extracts goes through [`parse_date`], so that the
 //! time-pattern DB can take over in one place.
 
-use std::sync::LazyLock;
-
 use chrono::format::Parsed;
-use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Datelike, Duration, FixedOffset, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
-use regex::{Captures, Regex};
 
 use super::Rule;
+use crate::engines::timepattern::{self, DateContext};
 
-/// How far into a text a date is looked for (dates sit at the start of their nodes).
+/// How far into a text the rule's format is tried (dates sit at the start of their nodes).
 const MAX_SCAN_CHARS: usize = 200;
 
 /// The date in `text` (a date node's text or a `datetime` attribute): the rule's `<format>`
-/// first, then RFC 3339 / RFC 2822, then the first of the common forms found in the text
-/// (`2024-05-06 07:08`, `2024/5/6`, `2024年5月6日 7時8分`, `May 6, 2024`, `6 May 2024`,
-/// `May 6`). A date without an offset is in the rule's `<timezone>` (UTC without one); a date
-/// without a year is the latest such day not after `now`.
+/// first, then RFC 3339 / RFC 2822, then the longest date the Time Pattern DB finds in the text
+/// (every language and relative form it knows). A date without an offset is in the rule's
+/// `<timezone>` (UTC without one); a date without a year is the latest such day not after `now`.
 pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if text.is_empty() {
@@ -32,7 +29,8 @@ pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTim
     if let Ok(date) = DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)) {
         return Some(date);
     }
-    common_form(text, tz, now)
+    let context = DateContext::new(now.fixed_offset()).with_timezone(tz);
+    timepattern::parse_date(text, &context).map(|found| found.date)
 }
 
 /// Try the format at the start of the text and at each later word start.
@@ -91,105 +89,6 @@ fn in_zone(local: NaiveDateTime, tz: Tz) -> Option<DateTime<FixedOffset>> {
         .earliest()
         .or_else(|| tz.from_local_datetime(&(local + Duration::hours(1))).earliest())
         .map(|d| d.fixed_offset())
-}
-
-const MONTH: &str = r"(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?";
-const TIME: &str = r"(?:[T\s,]+(?P<h>[0-9]{1,2})\s*[:時시]\s*(?P<mi>[0-9]{1,2})(?:[:分]\s*(?P<s>[0-9]{2}))?(?:\.[0-9]+)?\s*(?P<ampm>[ap]\.?m\.?)?(?:\s*(?P<off>Z|[+-][0-9]{2}:?[0-9]{2}))?)?";
-
-/// The common forms, each a regex with named groups y, m (or mon), d and the optional time.
-/// The last one (a day without a year) comes last: it is the only one that can start where
-/// another form starts.
-static FORMS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    FORM_PATTERNS.iter().map(|pattern| Regex::new(pattern).expect("date patterns are valid")).collect()
-});
-
-static FORM_PATTERNS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    vec![
-        format!(r"(?P<y>[0-9]{{4}})-(?P<m>[0-9]{{1,2}})-(?P<d>[0-9]{{1,2}}){TIME}"),
-        format!(r"(?P<y>[0-9]{{4}})/(?P<m>[0-9]{{1,2}})/(?P<d>[0-9]{{1,2}}){TIME}"),
-        format!(r"(?P<y>[0-9]{{4}})\.(?P<m>[0-9]{{1,2}})\.(?P<d>[0-9]{{1,2}}){TIME}"),
-        format!(r"(?P<y>[0-9]{{4}})\s*[年년]\s*(?P<m>[0-9]{{1,2}})\s*[月월]\s*(?P<d>[0-9]{{1,2}})\s*[日일]?{TIME}"),
-        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>[0-9]{{4}}){TIME}"),
-        format!(r"(?i)(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+(?P<y>[0-9]{{4}}){TIME}"),
-        format!(r"(?i){MONTH}\s+(?P<d>[0-9]{{1,2}})(?:st|nd|rd|th)?\b{TIME}"),
-    ]
-});
-
-/// The earliest (then longest) common form in the text.
-fn common_form(text: &str, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
-    if !text.bytes().any(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let end = text.char_indices().nth(MAX_SCAN_CHARS).map_or(text.len(), |(i, _)| i);
-    let text = &text[..end];
-    let mut best: Option<(usize, usize, DateTime<FixedOffset>)> = None;
-    for form in FORMS.iter() {
-        // Finding is fast; captures are the slow part of a match, so only where it matched.
-        let Some(first) = form.find(text) else { continue };
-        for caps in form.captures_iter(&text[first.start()..]) {
-            let Some(whole) = caps.get(0) else { continue };
-            let start = first.start() + whole.start();
-            // A number glued to a longer number or word is something else (an id, a price).
-            let glued = text[..start].chars().next_back().is_some_and(|c| c.is_alphanumeric());
-            if glued {
-                continue;
-            }
-            let Some(date) = from_captures(&caps, tz, now) else { continue };
-            if best.is_none_or(|(s, len, _)| start < s || (start == s && whole.len() > len)) {
-                best = Some((start, whole.len(), date));
-            }
-            break;
-        }
-        // Nothing starts before the start of the text, and the forms cannot start at the
-        // same place, except the last one (a day without a year), which is shorter then.
-        if best.is_some_and(|(start, _, _)| start == 0) {
-            break;
-        }
-    }
-    best.map(|(_, _, date)| date)
-}
-
-fn from_captures(caps: &Captures, tz: Tz, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
-    let number = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
-    let month = match caps.name("mon") {
-        Some(name) => month_number(name.as_str())?,
-        None => number("m")?,
-    };
-    let day = number("d")?;
-    let year = caps.name("y").and_then(|y| y.as_str().parse::<i32>().ok());
-    let (year, without_year) = match year {
-        Some(year) => (year, false),
-        None => (now.with_timezone(&tz).year(), true),
-    };
-    let date = NaiveDate::from_ymd_opt(year, month, day)?;
-    let mut hour = number("h").unwrap_or(0);
-    if let Some(ampm) = caps.name("ampm") {
-        let pm = ampm.as_str().to_ascii_lowercase().starts_with('p');
-        hour = match (hour, pm) {
-            (12, false) => 0,
-            (h, true) if h < 12 => h + 12,
-            (h, _) => h,
-        };
-    }
-    let time = NaiveTime::from_hms_opt(hour, number("mi").unwrap_or(0), number("s").unwrap_or(0))?;
-    let local = NaiveDateTime::new(date, time);
-    let local = if without_year { not_after(local, tz, now)? } else { local };
-    match caps.name("off").map(|m| m.as_str()) {
-        Some("Z" | "z") => Some(Utc.from_utc_datetime(&local).fixed_offset()),
-        Some(offset) => {
-            let digits: String = offset[1..].chars().filter(char::is_ascii_digit).collect();
-            let (hours, minutes) = (digits[..2].parse::<i32>().ok()?, digits[2..].parse::<i32>().ok()?);
-            let seconds = (hours * 3600 + minutes * 60) * if offset.starts_with('-') { -1 } else { 1 };
-            FixedOffset::east_opt(seconds)?.from_local_datetime(&local).single()
-        }
-        None => in_zone(local, tz),
-    }
-}
-
-fn month_number(name: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-    let prefix = name.get(..3)?.to_ascii_lowercase();
-    MONTHS.iter().position(|&m| m == prefix).map(|i| i as u32 + 1)
 }
 
 #[cfg(test)]

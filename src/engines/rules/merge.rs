@@ -203,6 +203,8 @@ pub fn derive_rule(doc: &Document, marks: &[Mark]) -> Result<Rule, MergeError> {
         date_format: None,
         page_date,
         subjects: vec![SubjectRule { path: subject_path, title: subject_title, item }],
+        article: None,
+        support: Default::default(),
     })
 }
 

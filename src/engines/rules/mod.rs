@@ -20,6 +20,11 @@
 //!       <author>SPAN[@class=by]</author> <content>DIV</content>   <!-- extensions -->
 //!     </item>
 //!   </subject>
+//!   <article>                                        <!-- extension: article pages -->
+//!     <url>https://example.org/news/*/*/</url>
+//!     <title matched="3" of="3">//H1</title>         <!-- training support (templates) -->
+//!     <content>//DIV[@class=entry]</content>
+//!   </article>
 //! </page>
 //! ```
 
@@ -29,6 +34,7 @@ mod merge;
 mod set;
 mod xml;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use chrono_tz::Tz;
@@ -40,6 +46,7 @@ pub use apply::apply;
 pub use date::parse_date;
 pub use merge::{Mark, MarkField, MergeError, derive_rule};
 pub use set::{RuleSet, SHIPPED};
+pub use xml::MAX_RULE_BYTES;
 
 /// A mapping rule: where the items of a page (or of every page a `<url>` pattern matches) are.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +67,80 @@ pub struct Rule {
     /// The paper's page date (last update), a path from the document.
     pub page_date: Option<Path>,
     pub subjects: Vec<SubjectRule>,
+    /// Where an article page's own fields are (extension; learned templates write it).
+    pub article: Option<ArticleRule>,
+    /// How many training examples each learned path matched (`matched`/`of` attributes).
+    pub support: BTreeMap<Place, Support>,
+}
+
+/// An `<article>`: where the title, author, date and content of an article page are, for the
+/// pages its `<url>` patterns match (the site's item links). Paths start at the document.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ArticleRule {
+    pub urls: Vec<UrlPattern>,
+    pub title: Option<Path>,
+    pub author: Option<Path>,
+    pub date: Option<Path>,
+    pub content: Option<Path>,
+}
+
+impl ArticleRule {
+    /// The fields an article part may have, in the order rules are written.
+    pub const FIELDS: [Field; 4] = [Field::Title, Field::Author, Field::Date, Field::Content];
+
+    pub fn field(&self, field: Field) -> Option<&Path> {
+        match field {
+            Field::Title => self.title.as_ref(),
+            Field::Author => self.author.as_ref(),
+            Field::Date => self.date.as_ref(),
+            Field::Content => self.content.as_ref(),
+            Field::Link | Field::Description => None,
+        }
+    }
+
+    /// Set a field; `false` (and nothing set) for a field articles do not have.
+    pub fn set_field(&mut self, field: Field, path: Option<Path>) -> bool {
+        let slot = match field {
+            Field::Title => &mut self.title,
+            Field::Author => &mut self.author,
+            Field::Date => &mut self.date,
+            Field::Content => &mut self.content,
+            Field::Link | Field::Description => return false,
+        };
+        *slot = path;
+        true
+    }
+
+    /// Whether the part serves this URL (one of its patterns matches).
+    pub fn matches_url(&self, url: &Url) -> bool {
+        self.urls.iter().any(|p| p.matches(url))
+    }
+}
+
+/// Where a path sits in a rule, to say how well it was supported in training.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Place {
+    /// The path of the i-th `<subject>`.
+    Subject(usize),
+    /// The `<item path>` of the i-th subject.
+    Item(usize),
+    /// A field of the i-th subject's item.
+    ItemField(usize, Field),
+    /// A field of `<article>`.
+    Article(Field),
+}
+
+/// A learned path's training support: it matched `matched` of `of` training examples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Support {
+    pub matched: u32,
+    pub of: u32,
+}
+
+impl Support {
+    pub fn ratio(self) -> f32 {
+        if self.of == 0 { 0.0 } else { self.matched as f32 / self.of as f32 }
+    }
 }
 
 /// A `<subject path=...>`: every node the path selects is one subject.
@@ -87,7 +168,7 @@ pub struct ItemRule {
 }
 
 /// The fields of an item, in the order rules are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
     Title,
     Link,

@@ -12,15 +12,22 @@ use chrono_tz::Tz;
 use quick_xml::events::{BytesStart, Event};
 use url::Url;
 
-use super::{DateFormat, Field, ItemRule, Rule, RuleError, RuleErrorKind, SubjectRule, UrlPattern};
+use std::collections::BTreeMap;
+
+use super::{
+    ArticleRule, DateFormat, Field, ItemRule, Place, Rule, RuleError, RuleErrorKind, SubjectRule, Support, UrlPattern,
+};
 use crate::path::Path;
 
 /// Rule files larger than this are refused; real rules are a few kilobytes.
 pub const MAX_RULE_BYTES: usize = 1 << 20;
 
-const PAGE_CHILDREN: &str = "name, url, link, encoding, timezone, format, date, subject";
+const PAGE_CHILDREN: &str = "name, url, link, encoding, timezone, format, date, subject, article";
 const SUBJECT_CHILDREN: &str = "title, item";
 const ITEM_CHILDREN: &str = "title, link, date, description, author, content";
+const ARTICLE_CHILDREN: &str = "url, title, author, date, content";
+/// Attributes of an element that holds a path: a learned path's training support.
+const SUPPORT_ATTRIBUTES: [&str; 2] = ["matched", "of"];
 
 /// Read a file, refusing it once it is larger than the cap (without reading all of it).
 pub(super) fn read_capped(path: &std::path::Path) -> Result<Vec<u8>, RuleErrorKind> {
@@ -386,6 +393,8 @@ impl<'a> Parser<'a> {
             date_format: None,
             page_date: None,
             subjects: Vec::new(),
+            article: None,
+            support: BTreeMap::new(),
         };
         let mut seen: Vec<String> = Vec::new();
         while let Some(Child { name, tag, empty, at }) = self.child("page", empty)? {
@@ -396,7 +405,12 @@ impl<'a> Parser<'a> {
                 seen.push(name.clone());
             }
             if name == "subject" {
-                rule.subjects.push(self.subject(&tag, empty, at)?);
+                let index = rule.subjects.len();
+                rule.subjects.push(self.subject(&tag, empty, at, index, &mut rule.support)?);
+                continue;
+            }
+            if name == "article" {
+                rule.article = Some(self.article(&tag, empty, &mut rule.support)?);
                 continue;
             }
             if !PAGE_CHILDREN.split(", ").any(|known| known == name) {
@@ -439,10 +453,13 @@ impl<'a> Parser<'a> {
                 _ => rule.page_date = Some(self.path(&value, "<page> <date>")?),
             }
         }
-        if rule.subjects.is_empty() {
+        if rule.subjects.is_empty() && rule.article.is_none() {
             return Err(self.error(
                 start,
-                RuleErrorKind::Missing { element: "page".into(), what: "at least one <subject path=...>".into() },
+                RuleErrorKind::Missing {
+                    element: "page".into(),
+                    what: "at least one <subject path=...> (or an <article>)".into(),
+                },
             ));
         }
         Ok(rule)
@@ -463,10 +480,12 @@ impl<'a> Parser<'a> {
             .map_err(|e| self.error(value.offset(e.position), RuleErrorKind::path(place, &value.text, &e)))
     }
 
-    /// The required `path` attribute of a subject or item: elements, not an attribute.
-    fn path_attribute(&self, tag: &BytesStart, element: &str, at: usize) -> Result<Path, RuleError> {
-        let attributes = self.attributes(tag, element, &["path"])?;
-        let Some((_, value, _)) = attributes.into_iter().next() else {
+    /// The required `path` attribute of a subject or item (elements, not an attribute), and
+    /// its training support.
+    fn path_attribute(&self, tag: &BytesStart, element: &str, at: usize) -> Result<(Path, Option<Support>), RuleError> {
+        let attributes = self.attributes(tag, element, &["path", "matched", "of"])?;
+        let support = self.support(&attributes, element, at)?;
+        let Some((_, value, _)) = attributes.into_iter().find(|(name, _, _)| name == "path") else {
             return Err(
                 self.error(at, RuleErrorKind::MissingAttribute { name: "path".into(), element: element.into() })
             );
@@ -478,25 +497,78 @@ impl<'a> Parser<'a> {
                 RuleErrorKind::Value(format!("the path of <{element}> must select elements, not an attribute")),
             ));
         }
-        Ok(path)
+        Ok((path, support))
     }
 
-    /// A field element holding one path.
-    fn field_path(&mut self, tag: &BytesStart, name: &str, parent: &str, empty: bool) -> Result<Path, RuleError> {
-        self.attributes(tag, name, &[])?;
+    /// `matched="M" of="N"`: both or neither, whole numbers, M at most N.
+    fn support(
+        &self,
+        attributes: &[(String, Value, usize)],
+        element: &str,
+        at: usize,
+    ) -> Result<Option<Support>, RuleError> {
+        let number = |name: &str| -> Result<Option<u32>, RuleError> {
+            let Some((_, value, name_at)) = attributes.iter().find(|(n, _, _)| n == name) else { return Ok(None) };
+            value.trimmed().parse::<u32>().map(Some).map_err(|_| {
+                self.error(
+                    *name_at,
+                    RuleErrorKind::BadAttribute {
+                        element: element.to_string(),
+                        message: format!("'{name}' must be a whole number, not '{}'", value.trimmed()),
+                    },
+                )
+            })
+        };
+        match (number("matched")?, number("of")?) {
+            (None, None) => Ok(None),
+            (Some(matched), Some(of)) if matched <= of => Ok(Some(Support { matched, of })),
+            (Some(matched), Some(of)) => Err(self.error(
+                at,
+                RuleErrorKind::BadAttribute {
+                    element: element.to_string(),
+                    message: format!("matched=\"{matched}\" is more than of=\"{of}\""),
+                },
+            )),
+            (Some(_), None) => {
+                Err(self.error(at, RuleErrorKind::MissingAttribute { name: "of".into(), element: element.to_string() }))
+            }
+            (None, Some(_)) => Err(self
+                .error(at, RuleErrorKind::MissingAttribute { name: "matched".into(), element: element.to_string() })),
+        }
+    }
+
+    /// A field element holding one path, with its training support.
+    fn field_path(
+        &mut self,
+        tag: &BytesStart,
+        name: &str,
+        parent: &str,
+        empty: bool,
+    ) -> Result<(Path, Option<Support>), RuleError> {
+        let at = self.at;
+        let attributes = self.attributes(tag, name, &SUPPORT_ATTRIBUTES)?;
+        let support = self.support(&attributes, name, at)?;
         let value = self.value(name, empty)?;
-        self.path(&value, &format!("<{parent}> <{name}>"))
+        Ok((self.path(&value, &format!("<{parent}> <{name}>"))?, support))
     }
 
-    fn subject(&mut self, tag: &BytesStart, empty: bool, start: usize) -> Result<SubjectRule, RuleError> {
-        let path = self.path_attribute(tag, "subject", start)?;
+    fn subject(
+        &mut self,
+        tag: &BytesStart,
+        empty: bool,
+        start: usize,
+        index: usize,
+        support: &mut BTreeMap<Place, Support>,
+    ) -> Result<SubjectRule, RuleError> {
+        let (path, path_support) = self.path_attribute(tag, "subject", start)?;
+        support.extend(path_support.map(|s| (Place::Subject(index), s)));
         let (mut title, mut item) = (None, None);
         while let Some(Child { name, tag, empty, at }) = self.child("subject", empty)? {
             match name.as_str() {
                 "title" if title.is_some() => return Err(self.duplicate(at, name, "subject")),
-                "title" => title = Some(self.field_path(&tag, "title", "subject", empty)?),
+                "title" => title = Some(self.field_path(&tag, "title", "subject", empty)?.0),
                 "item" if item.is_some() => return Err(self.duplicate(at, name, "subject")),
-                "item" => item = Some(self.item(&tag, empty, at)?),
+                "item" => item = Some(self.item(&tag, empty, at, index, support)?),
                 _ => return Err(self.unknown_element(at, name, "subject", SUBJECT_CHILDREN)),
             }
         }
@@ -513,8 +585,17 @@ impl<'a> Parser<'a> {
         self.error(at, RuleErrorKind::Duplicate { name, parent: parent.to_string() })
     }
 
-    fn item(&mut self, tag: &BytesStart, empty: bool, start: usize) -> Result<ItemRule, RuleError> {
-        let mut item = ItemRule::new(self.path_attribute(tag, "item", start)?);
+    fn item(
+        &mut self,
+        tag: &BytesStart,
+        empty: bool,
+        start: usize,
+        index: usize,
+        support: &mut BTreeMap<Place, Support>,
+    ) -> Result<ItemRule, RuleError> {
+        let (path, path_support) = self.path_attribute(tag, "item", start)?;
+        support.extend(path_support.map(|s| (Place::Item(index), s)));
+        let mut item = ItemRule::new(path);
         while let Some(Child { name, tag, empty, at }) = self.child("item", empty)? {
             let Some(field) = Field::from_name(&name) else {
                 return Err(self.unknown_element(at, name, "item", ITEM_CHILDREN));
@@ -522,7 +603,8 @@ impl<'a> Parser<'a> {
             if item.field(field).is_some() {
                 return Err(self.duplicate(at, name, "item"));
             }
-            let path = self.field_path(&tag, field.name(), "item", empty)?;
+            let (path, path_support) = self.field_path(&tag, field.name(), "item", empty)?;
+            support.extend(path_support.map(|s| (Place::ItemField(index, field), s)));
             item.set_field(field, Some(path));
         }
         if item.title.is_none() && item.link.is_none() {
@@ -532,6 +614,43 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(item)
+    }
+}
+
+impl Parser<'_> {
+    /// `<article>`: URL patterns and field paths from the document.
+    fn article(
+        &mut self,
+        tag: &BytesStart,
+        empty: bool,
+        support: &mut BTreeMap<Place, Support>,
+    ) -> Result<ArticleRule, RuleError> {
+        self.attributes(tag, "article", &[])?;
+        let mut article = ArticleRule::default();
+        while let Some(Child { name, tag, empty, at }) = self.child("article", empty)? {
+            if name == "url" {
+                self.attributes(&tag, "url", &[])?;
+                let value = self.value("url", empty)?;
+                match UrlPattern::parse(value.trimmed()) {
+                    Ok(pattern) => article.urls.push(pattern),
+                    Err(message) => {
+                        return Err(self.error(value.offset(value.first_visible()), RuleErrorKind::Value(message)));
+                    }
+                }
+                continue;
+            }
+            let field = Field::from_name(&name).filter(|f| ArticleRule::FIELDS.contains(f));
+            let Some(field) = field else {
+                return Err(self.unknown_element(at, name, "article", ARTICLE_CHILDREN));
+            };
+            if article.field(field).is_some() {
+                return Err(self.duplicate(at, name, "article"));
+            }
+            let (path, path_support) = self.field_path(&tag, field.name(), "article", empty)?;
+            support.extend(path_support.map(|s| (Place::Article(field), s)));
+            article.set_field(field, Some(path));
+        }
+        Ok(article)
     }
 }
 
@@ -567,19 +686,124 @@ pub(super) fn write(rule: &Rule) -> String {
     if let Some(date) = &rule.page_date {
         leaf(&mut out, 1, "date", &date.to_string());
     }
-    for subject in &rule.subjects {
-        out.push_str(&format!("  <subject path=\"{}\">\n", quick_xml::escape::escape(subject.path.to_string())));
+    let support = |place: Place| match rule.support.get(&place) {
+        Some(s) => format!(" matched=\"{}\" of=\"{}\"", s.matched, s.of),
+        None => String::new(),
+    };
+    let path_leaf = |out: &mut String, indent: usize, name: &str, path: &Path, place: Place| {
+        out.push_str(&"  ".repeat(indent));
+        let text = quick_xml::escape::escape(path.to_string());
+        out.push_str(&format!("<{name}{}>{text}</{name}>\n", support(place)));
+    };
+    for (i, subject) in rule.subjects.iter().enumerate() {
+        let path = quick_xml::escape::escape(subject.path.to_string());
+        out.push_str(&format!("  <subject path=\"{path}\"{}>\n", support(Place::Subject(i))));
         if let Some(title) = &subject.title {
             leaf(&mut out, 2, "title", &title.to_string());
         }
-        out.push_str(&format!("    <item path=\"{}\">\n", quick_xml::escape::escape(subject.item.path.to_string())));
+        let path = quick_xml::escape::escape(subject.item.path.to_string());
+        out.push_str(&format!("    <item path=\"{path}\"{}>\n", support(Place::Item(i))));
         for field in Field::ALL {
             if let Some(path) = subject.item.field(field) {
-                leaf(&mut out, 3, field.name(), &path.to_string());
+                path_leaf(&mut out, 3, field.name(), path, Place::ItemField(i, field));
             }
         }
         out.push_str("    </item>\n  </subject>\n");
     }
+    if let Some(article) = &rule.article {
+        out.push_str("  <article>\n");
+        for url in &article.urls {
+            leaf(&mut out, 2, "url", url.as_str());
+        }
+        for field in ArticleRule::FIELDS {
+            if let Some(path) = article.field(field) {
+                path_leaf(&mut out, 2, field.name(), path, Place::Article(field));
+            }
+        }
+        out.push_str("  </article>\n");
+    }
     out.push_str("</page>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<page>
+  <name>Template for example.org</name>
+  <url>https://example.org/page/*</url>
+  <subject path="/HTML/BODY/MAIN" matched="1" of="1">
+    <item path="ARTICLE[@class=post]" matched="9" of="10">
+      <title matched="9" of="9">H2/A</title>
+      <date matched="8" of="9">TIME/@datetime</date>
+    </item>
+  </subject>
+  <article>
+    <url>*://example.org/posts/*/</url>
+    <title matched="3" of="3">//H1[@class=title]</title>
+    <content matched="2" of="3">//DIV[@class=entry]</content>
+  </article>
+</page>
+"#;
+
+    #[test]
+    fn article_part_and_training_support_round_trip() {
+        let rule = parse(TEMPLATE, "t.xml").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rule.support.get(&Place::Item(0)), Some(&Support { matched: 9, of: 10 }));
+        assert_eq!(rule.support.get(&Place::ItemField(0, Field::Date)), Some(&Support { matched: 8, of: 9 }));
+        assert_eq!(rule.support.get(&Place::Article(Field::Content)), Some(&Support { matched: 2, of: 3 }));
+        let article = rule.article.as_ref().unwrap();
+        assert_eq!(article.title.as_ref().unwrap().to_string(), "//H1[@class=title]");
+        assert!(article.matches_url(&Url::parse("http://example.org/posts/hello/").unwrap()));
+        assert!(!article.matches_url(&Url::parse("http://example.org/about/").unwrap()));
+        assert_eq!(write(&rule), TEMPLATE);
+        assert_eq!(parse(&write(&rule), "again").unwrap(), rule);
+        // A rule of only an article part is a rule.
+        let only = parse("<page><article><content>//MAIN</content></article></page>", "a.xml").unwrap();
+        assert!(only.subjects.is_empty() && only.article.is_some());
+        assert_eq!(parse(&write(&only), "again").unwrap(), only);
+    }
+
+    #[test]
+    fn bad_article_parts_and_support_say_where() {
+        let cases: [(&str, usize, usize, fn(&RuleErrorKind) -> bool); 5] = [
+            (
+                "<page><article>\n  <link>A</link></article></page>",
+                2,
+                3,
+                |k| matches!(k, RuleErrorKind::UnknownElement { name, parent, .. } if name == "link" && parent == "article"),
+            ),
+            (
+                "<page><article><title>H1</title>\n<title>H2</title></article></page>",
+                2,
+                1,
+                |k| matches!(k, RuleErrorKind::Duplicate { name, .. } if name == "title"),
+            ),
+            (
+                "<page><article><content matched=\"4\" of=\"3\">DIV</content></article></page>",
+                1,
+                16,
+                |k| matches!(k, RuleErrorKind::BadAttribute { message, .. } if message.contains("more than")),
+            ),
+            (
+                "<page><subject path=\"/\" matched=\"x\" of=\"2\"><item path=\"A\"><link>.</link></item></subject></page>",
+                1,
+                25,
+                |k| matches!(k, RuleErrorKind::BadAttribute { message, .. } if message.contains("whole number")),
+            ),
+            (
+                "<page><subject path=\"/\"><item path=\"A\" matched=\"2\"><link>.</link></item></subject></page>",
+                1,
+                25,
+                |k| matches!(k, RuleErrorKind::MissingAttribute { name, .. } if name == "of"),
+            ),
+        ];
+        for (xml, line, column, kind) in cases {
+            let err = parse(xml, "bad.xml").unwrap_err();
+            assert_eq!((err.line, err.column), (line, column), "{xml}: {err}");
+            assert!(kind(&err.kind), "{xml}: {err}");
+        }
+    }
 }

@@ -31,6 +31,8 @@ const BUILTIN: &[(&str, &str)] = &[
     ("nl.txt", include_str!("../../../time_patterns/nl.txt")),
     ("ru.txt", include_str!("../../../time_patterns/ru.txt")),
     ("pl.txt", include_str!("../../../time_patterns/pl.txt")),
+    ("ar.txt", include_str!("../../../time_patterns/ar.txt")),
+    ("tr.txt", include_str!("../../../time_patterns/tr.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
@@ -642,12 +644,13 @@ fn collect_fields(tokens: &[Token], out: &mut Vec<Field>) {
     }
 }
 
-/// A pattern must name a date, a time or a relative date, each field once, with what it needs.
+/// A pattern must name a date, a time or a relative date, each field once (but for a second
+/// month name, see the regex), with what it needs.
 fn check_fields(tokens: &[Token]) -> Result<(), String> {
     let mut fields = Vec::new();
     collect_fields(tokens, &mut fields);
     for (i, f) in fields.iter().enumerate() {
-        if fields[..i].contains(f) {
+        if fields[..i].contains(f) && *f != Field::MonthName {
             return Err(format!("field {f:?} appears twice"));
         }
     }
@@ -769,7 +772,10 @@ fn compile_into(
                 Field::Second => out.push_str(r"(?P<s>[0-5][0-9]|60)(?:\.(?P<frac>[0-9]{1,9}))?"),
                 Field::MonthName => {
                     need(!language.months.is_empty(), "month names (month N = ...)")?;
-                    let _ = write!(out, r"(?P<mn>{})\.?", alternation(language.months.keys()));
+                    // A second month name is the same month in another calendar's names
+                    // (Levantine pages write `24 نيسان / أبريل 2020`): matched, not read.
+                    let group = if out.contains("(?P<mn>") { "(?:" } else { "(?P<mn>" };
+                    let _ = write!(out, r"{group}{})\.?", alternation(language.months.keys()));
                 }
                 Field::Weekday => {
                     need(!language.weekdays.is_empty(), "weekday names (weekday N = ...)")?;
@@ -836,7 +842,15 @@ fn bounded(text: &str, start: usize, end: usize) -> bool {
         (Some(a), Some(b)) => is_word_char(a) && is_word_char(b),
         _ => false,
     };
-    !touches(before, first) && !touches(last, after)
+    // `12024-05-06` holds no `05-06`: a digit joined by a date separator to the match makes
+    // one longer number (an id, a version, a longer date), not a date.
+    let mut preceding = text[..start].chars().rev();
+    let joined_before = matches!((preceding.next(), preceding.next()), (Some('-' | '/' | '.' | ':'), Some(d)) if d.is_ascii_digit())
+        && first.is_some_and(|c| c.is_ascii_digit());
+    let mut following = text[end..].chars();
+    let joined_after = matches!((following.next(), following.next()), (Some('-' | '/' | ':'), Some(d)) if d.is_ascii_digit())
+        && last.is_some_and(|c| c.is_ascii_digit());
+    !touches(before, first) && !touches(last, after) && !joined_before && !joined_after
 }
 
 fn next_char(text: &str, at: usize) -> usize {

@@ -1,0 +1,251 @@
+//! Which engine serves a page (DESIGN.md, "Choosing"), in this order:
+//!
+//! 1. a mapping rule whose `<url>` matches the page: uploaded rules first, then the shipped
+//!    (or configured) ones. A rule is what a person asked for, so it is authoritative: when it
+//!    finds nothing, that is reported ("rule stopped matching"), not papered over by a guess;
+//! 2. a template trained for the site (`engines::template` writes templates as mapping rules;
+//!    the store keeps them per site) — when it finds nothing, the next engines may;
+//! 3. time patterns (the paper's ATP), which need nothing but dates on the page;
+//! 4. when none of these finds items, the page's own advertised feed, if it has one. Reading it
+//!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
+//!    fetches it and reads it with [`super::advertised::read_feed`].
+
+use std::path::Path;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use chrono::{DateTime, Utc};
+use url::Url;
+
+use super::Extraction;
+use super::advertised::advertised_feed;
+use super::rules::{self, Rule, RuleError, RuleSet};
+use super::timepattern::{self, DateContext, TimePatternDb, TimePatternError};
+use crate::dom::Document;
+use crate::engines::Engine;
+
+/// A template trained for a site, ready to apply: the rule it was written as and how good the
+/// training judged it.
+#[derive(Debug, Clone)]
+pub struct SiteTemplate {
+    pub rule: Rule,
+    pub confidence: f32,
+}
+
+/// What the engine choice made of a page.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    /// The chosen engine's result (possibly without items).
+    pub extraction: Extraction,
+    /// Who made it, for people: `uploaded rule 'Example news'`, `the time-pattern engine`.
+    pub made_by: String,
+    /// Set when no engine found items and the page advertises a feed: fetch it and read it.
+    pub advertised_feed: Option<Url>,
+}
+
+/// The engines and their data: shipped rules, uploaded rules (replaced as a whole when rules
+/// are uploaded or deleted), the Time Pattern DB.
+#[derive(Debug)]
+pub struct Engines {
+    shipped: RuleSet,
+    uploaded: RwLock<Arc<RuleSet>>,
+    /// `None`: the DB built into the binary.
+    time_patterns: Option<TimePatternDb>,
+}
+
+/// Why the engines' data did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum EnginesError {
+    #[error("a mapping rule is broken: {0}")]
+    Rule(#[from] RuleError),
+    #[error("the Time Pattern DB is broken: {0}")]
+    TimePatterns(#[from] TimePatternError),
+}
+
+impl Engines {
+    /// Engines with these shipped rules, the built-in time patterns, and no uploaded rules yet.
+    pub fn new(shipped: RuleSet) -> Engines {
+        Engines { shipped, uploaded: RwLock::new(Arc::new(RuleSet::new())), time_patterns: None }
+    }
+
+    /// The rules of `rules_dir` and the patterns of `time_patterns_dir`; either, when not
+    /// given, built into the binary.
+    pub fn load(rules_dir: Option<&Path>, time_patterns_dir: Option<&Path>) -> Result<Engines, EnginesError> {
+        let shipped = match rules_dir {
+            Some(dir) => RuleSet::load_dir(dir)?,
+            None => RuleSet::shipped()?,
+        };
+        let time_patterns = time_patterns_dir.map(TimePatternDb::load_dir).transpose()?;
+        Ok(Engines { time_patterns, ..Engines::new(shipped) })
+    }
+
+    pub fn time_patterns(&self) -> &TimePatternDb {
+        self.time_patterns.as_ref().unwrap_or_else(|| TimePatternDb::builtin())
+    }
+
+    pub fn shipped(&self) -> &RuleSet {
+        &self.shipped
+    }
+
+    /// The uploaded rules now in force.
+    pub fn uploaded(&self) -> Arc<RuleSet> {
+        self.uploaded.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    pub fn set_uploaded(&self, rules: RuleSet) {
+        *self.uploaded.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(rules);
+    }
+
+    /// The rule that serves `url`, and whether it is an uploaded one.
+    pub fn rule_for(&self, url: &Url) -> Option<(Rule, bool)> {
+        if let Some(rule) = self.uploaded().find(url) {
+            return Some((rule.clone(), true));
+        }
+        self.shipped.find(url).map(|rule| (rule.clone(), false))
+    }
+
+    /// Extract the page at `url` (the subscribed address; `doc.url` is where it was found after
+    /// redirects, and rules may name either) with the engine the choice picks.
+    pub fn choose(&self, doc: &Document, url: &Url, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
+        let rule = self.rule_for(url).or_else(|| self.rule_for(&doc.url));
+        let choice = match rule {
+            Some((rule, uploaded)) => {
+                let origin = if uploaded { "uploaded" } else { "shipped" };
+                Choice {
+                    extraction: rules::apply(&rule, doc, now),
+                    made_by: format!("{origin} rule '{}'", rule.label()),
+                    advertised_feed: None,
+                }
+            }
+            None => self.automatic(doc, template, now),
+        };
+        with_feed_fallback(choice, doc)
+    }
+
+    /// The engines that need no rule: a trained template, then time patterns.
+    fn automatic(&self, doc: &Document, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
+        if let Some(template) = template {
+            let mut extraction = rules::apply(&template.rule, doc, now);
+            if extraction.page.item_count() > 0 {
+                extraction.engine = Engine::Template;
+                extraction.confidence *= template.confidence;
+                return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
+            }
+        }
+        let context = DateContext::new(now.fixed_offset());
+        Choice {
+            extraction: timepattern::extract(doc, self.time_patterns(), &context),
+            made_by: "the time-pattern engine".into(),
+            advertised_feed: None,
+        }
+    }
+}
+
+/// No items: name the page's own feed, when it advertises one.
+fn with_feed_fallback(mut choice: Choice, doc: &Document) -> Choice {
+    if choice.extraction.page.item_count() == 0 {
+        choice.advertised_feed = advertised_feed(&doc.head.feeds, &doc.base);
+    }
+    choice
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse_str;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    fn rule(pattern: &str, name: &str, item_path: &str) -> Rule {
+        Rule::parse(
+            &format!(
+                r#"<page><name>{name}</name><url>{pattern}</url>
+                   <subject path="//UL"><item path="{item_path}"><title>A</title></item></subject></page>"#
+            ),
+            "test",
+        )
+        .unwrap()
+    }
+
+    const PAGE: &str = r#"<html><head><title>News</title>
+        <link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+        <body><ul><li><a href="/1">One</a></li><li><a href="/2">Two</a></li></ul>
+        <ol><li><a href="/3">Three</a></li></ol></body></html>"#;
+
+    #[test]
+    fn an_uploaded_rule_wins_over_a_shipped_one_which_wins_over_templates() {
+        let page_url = url("https://news.example/latest");
+        let doc = parse_str(PAGE, &page_url).unwrap();
+        let mut shipped = RuleSet::new();
+        shipped.add(rule("https://news.example/*", "shipped", "LI"));
+        let engines = Engines::new(shipped);
+        let template = SiteTemplate { rule: rule("https://news.example/*", "learned", "//OL/LI"), confidence: 0.8 };
+
+        let choice = engines.choose(&doc, &page_url, Some(&template), Utc::now());
+        assert_eq!(choice.made_by, "shipped rule 'shipped'");
+        assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::Rule, 2));
+
+        let mut uploaded = RuleSet::new();
+        uploaded.add(rule("https://news.example/late*", "mine", "LI[0]"));
+        engines.set_uploaded(uploaded);
+        let choice = engines.choose(&doc, &page_url, Some(&template), Utc::now());
+        assert_eq!(choice.made_by, "uploaded rule 'mine'");
+        assert_eq!(choice.extraction.page.item_count(), 1);
+        assert!(choice.advertised_feed.is_none());
+
+        // No rule for this page: the template.
+        let other = url("https://other.example/");
+        let doc = parse_str(PAGE, &other).unwrap();
+        let choice = engines.choose(&doc, &other, Some(&template), Utc::now());
+        assert_eq!(choice.extraction.engine, Engine::Template);
+        assert_eq!(choice.extraction.page.items().next().unwrap().title, "Three");
+        assert_eq!(choice.extraction.confidence, 0.8);
+    }
+
+    #[test]
+    fn a_rule_finding_nothing_stays_chosen_and_names_the_advertised_feed() {
+        let page_url = url("https://news.example/");
+        let doc = parse_str(PAGE, &page_url).unwrap();
+        let mut uploaded = RuleSet::new();
+        uploaded.add(rule("https://news.example/*", "broken", "DIV"));
+        let engines = Engines::new(RuleSet::new());
+        engines.set_uploaded(uploaded);
+        let choice = engines.choose(&doc, &page_url, None, Utc::now());
+        assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::Rule, 0));
+        assert_eq!(choice.made_by, "uploaded rule 'broken'");
+        assert_eq!(choice.advertised_feed, Some(url("https://news.example/feed.xml")));
+    }
+
+    #[test]
+    fn without_a_rule_or_template_time_patterns_read_the_dates() {
+        let page_url = url("https://dated.example/");
+        let items: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<li><a href=\"/p/{i}\">Post number {i} about things</a> <span>2024-05-{:02} 10:00</span></li>",
+                    10 + i
+                )
+            })
+            .collect();
+        let html = format!("<html><head><title>Dated</title></head><body><ul>{items}</ul></body></html>");
+        let doc = parse_str(&html, &page_url).unwrap();
+        let choice = Engines::new(RuleSet::new()).choose(&doc, &page_url, None, Utc::now());
+        assert_eq!(
+            (choice.extraction.engine, choice.made_by.as_str()),
+            (Engine::TimePattern, "the time-pattern engine")
+        );
+        assert_eq!(choice.extraction.page.item_count(), 4);
+        assert!(choice.extraction.confidence > 0.0);
+        assert!(choice.advertised_feed.is_none());
+    }
+
+    #[test]
+    fn rules_match_the_address_after_redirects_too() {
+        let doc = parse_str(PAGE, &url("https://www.news.example/")).unwrap();
+        let mut shipped = RuleSet::new();
+        shipped.add(rule("https://www.news.example/", "www", "LI"));
+        let choice = Engines::new(shipped).choose(&doc, &url("http://news.example/"), None, Utc::now());
+        assert_eq!(choice.made_by, "shipped rule 'www'");
+    }
+}

@@ -1,0 +1,417 @@
+//! The updater: the paper's update crawler (§3.2) as a feed server needs it.
+//!
+//! [`refresh_source`] refreshes one source and is a plain library function (tests and the
+//! first request for a URL call it directly): a conditional fetch with the stored validators
+//! → parse, off the async runtime → the engine choice → merge into the store → record status,
+//! validators, timings and the next due time. A `304` or a body identical to the last one
+//! extracted costs no extraction. A failed fetch, or an extraction that suddenly finds nothing,
+//! keeps the last good feed and says so in the source's health.
+//!
+//! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
+//! politeness, graceful shutdown.
+
+pub mod changes;
+pub mod pool;
+pub mod schedule;
+pub mod stats;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use url::Url;
+
+use crate::config::Config;
+use crate::dom::{self, ParseOptions};
+use crate::engines::Extraction;
+use crate::engines::advertised::read_feed;
+use crate::engines::choose::{Choice, Engines, SiteTemplate};
+use crate::engines::rules::Rule;
+use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
+use crate::store::{FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError};
+
+pub use changes::FeedChanges;
+pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
+pub use schedule::Schedule;
+pub use stats::{RefreshOutcome, Stats, StatsSnapshot};
+
+/// Everything a refresh needs. Shared by the pool's workers and the web server.
+pub struct RefreshContext {
+    pub store: Store,
+    pub fetcher: Fetcher,
+    /// One request at a time per host, for the pool and the web server's first fetches alike.
+    pub gate: Arc<HostGate>,
+    pub engines: Arc<Engines>,
+    pub schedule: Schedule,
+    pub stats: Stats,
+    /// Sources whose feeds this process changed (for the web server's stamp cache).
+    pub changes: FeedChanges,
+}
+
+impl RefreshContext {
+    /// The context a configuration describes, on an open store: the fetcher, the per-host
+    /// gate, the engines with the store's uploaded rules loaded.
+    pub fn from_config(config: &Config, store: Store) -> Result<RefreshContext, SetupError> {
+        let fetcher = Fetcher::new(&config.fetch_config()).map_err(SetupError::Fetcher)?;
+        let engines = Engines::load(config.rules_dir.as_deref(), config.time_patterns_dir.as_deref())?;
+        let context = RefreshContext {
+            store,
+            fetcher,
+            gate: Arc::new(HostGate::new(config.updater.per_host_delay, config.backoff())),
+            engines: Arc::new(engines),
+            schedule: Schedule {
+                default_interval: config.updater.default_interval,
+                min_interval: config.updater.min_interval,
+                max_interval: config.updater.max_interval,
+                backoff: config.backoff(),
+                unhealthy_after: config.updater.unhealthy_after,
+            },
+            stats: Stats::default(),
+            changes: FeedChanges::default(),
+        };
+        context.reload_rules().map_err(SetupError::Store)?;
+        Ok(context)
+    }
+
+    /// Load the uploaded rules from the store into the engines (after an upload or a delete).
+    /// A stored rule that no longer parses (a newer program wrote it) is skipped with a warning.
+    pub fn reload_rules(&self) -> Result<usize, StoreError> {
+        let mut set = crate::engines::rules::RuleSet::new();
+        for stored in self.store.rules()? {
+            match Rule::parse(&stored.xml, &format!("rule {}", stored.id.0)) {
+                Ok(rule) => set.add(rule),
+                Err(error) => tracing::warn!("skipping stored rule {}: {error}", stored.id.0),
+            }
+        }
+        let count = set.len();
+        self.engines.set_uploaded(set);
+        Ok(count)
+    }
+}
+
+/// Why the updater could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Fetcher(FetchError),
+    #[error(transparent)]
+    Engines(#[from] crate::engines::choose::EnginesError),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+/// Why a refresh did not give items. Everything but `Store`, `NoSuchSource` and `Task` has
+/// been recorded on the source (error, health, next try) when it is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum RefreshError {
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    #[error("{url} cannot be read as a page: {reason}")]
+    Page { url: String, reason: String },
+    /// No engine found items (and the page's own feed, if it advertises one, gave none).
+    #[error("{made_by} finds no items on {url}{}", feed_note.as_deref().map(|n| format!("; {n}")).unwrap_or_default())]
+    NoItems { url: String, made_by: String, feed_note: Option<String> },
+    #[error("no source with id {0}")]
+    NoSuchSource(i64),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the refresh stopped unexpectedly: {0}")]
+    Task(String),
+}
+
+/// A refresh that worked.
+#[derive(Debug, Clone)]
+pub struct Refreshed {
+    /// The source as recorded after the refresh.
+    pub source: Source,
+    pub outcome: RefreshOutcome,
+    /// What the merge did (only for [`RefreshOutcome::Extracted`]).
+    pub merge: Option<MergeReport>,
+    /// Which engine made the items, for people (only for [`RefreshOutcome::Extracted`]).
+    pub made_by: Option<String>,
+}
+
+/// Refresh one source now: wait for its host's turn, then [`refresh_claimed`].
+pub async fn refresh_source(ctx: &RefreshContext, id: SourceId, now: DateTime<Utc>) -> Result<Refreshed, RefreshError> {
+    let store = ctx.store.clone();
+    let source = blocking(move || store.source(id)).await??.ok_or(RefreshError::NoSuchSource(id.0))?;
+    let permit = ctx.gate.acquire(&source.url).await;
+    refresh_claimed(ctx, source, permit, now).await
+}
+
+/// Refresh a source whose host permit the caller holds (the pool takes permits without
+/// waiting, so that it can do another source instead). The permit is released as soon as the
+/// page has arrived.
+pub async fn refresh_claimed(
+    ctx: &RefreshContext,
+    source: Source,
+    permit: HostPermit,
+    now: DateTime<Utc>,
+) -> Result<Refreshed, RefreshError> {
+    let started = Instant::now();
+    let result = fetch_and_extract(ctx, &source, permit, now).await;
+    let refreshed = record(ctx, &source, result, started, now).await;
+    let outcome = match &refreshed {
+        Ok(done) => done.outcome,
+        Err(RefreshError::NoItems { .. }) => RefreshOutcome::NoItems,
+        Err(_) => RefreshOutcome::Failed,
+    };
+    ctx.stats.refreshed(outcome, started.elapsed());
+    refreshed
+}
+
+/// What the fetch and the extraction gave, before anything is recorded.
+enum Fetched {
+    NotModified { validators: Validators },
+    Unchanged { status: u16, validators: Validators },
+    Extracted { status: u16, validators: Validators, body_hash: String, extraction: Extraction, made_by: String },
+}
+
+/// A failure with the HTTP status that came with it, if any.
+struct Failure {
+    error: RefreshError,
+    status: Option<u16>,
+}
+
+impl From<RefreshError> for Failure {
+    fn from(error: RefreshError) -> Failure {
+        let status = match &error {
+            RefreshError::Fetch(FetchError::Status { status, .. }) => Some(*status),
+            _ => None,
+        };
+        Failure { error, status }
+    }
+}
+
+async fn fetch_and_extract(
+    ctx: &RefreshContext,
+    source: &Source,
+    permit: HostPermit,
+    now: DateTime<Utc>,
+) -> Result<Fetched, Failure> {
+    let response = match polite_fetch(ctx, permit, &source.url, &source.validators).await? {
+        FetchOutcome::NotModified { validators, .. } => return Ok(Fetched::NotModified { validators }),
+        FetchOutcome::Fetched(response) => response,
+    };
+    let status = response.status;
+    let body_hash = hex::encode(Sha256::digest(&response.body));
+    if source.body_hash.as_deref() == Some(body_hash.as_str()) {
+        return Ok(Fetched::Unchanged { status, validators: response.validators });
+    }
+    let validators = response.validators.clone();
+    let fail = |error: RefreshError| Failure { error, status: Some(status) };
+    let choice = choose(ctx, source, response, now).await.map_err(fail)?;
+    if choice.extraction.page.item_count() > 0 {
+        return Ok(Fetched::Extracted {
+            status,
+            validators,
+            body_hash,
+            extraction: choice.extraction,
+            made_by: choice.made_by,
+        });
+    }
+    // Nothing on the page: the feed it advertises, if any.
+    let mut feed_note = None;
+    if let Some(feed_url) = &choice.advertised_feed {
+        match advertised(ctx, feed_url, &source.url, &choice.extraction.page.title).await {
+            Ok(extraction) if extraction.page.item_count() > 0 => {
+                let made_by = format!("the page's feed {feed_url}");
+                return Ok(Fetched::Extracted { status, validators, body_hash, extraction, made_by });
+            }
+            Ok(_) => feed_note = Some(format!("its feed {feed_url} has no items either")),
+            Err(error) => feed_note = Some(format!("its feed failed: {error}")),
+        }
+    }
+    Err(fail(RefreshError::NoItems { url: source.url.to_string(), made_by: choice.made_by, feed_note }))
+}
+
+/// Fetch with the host permit held, and tell the host gate how it went: back off a host in
+/// trouble, wait as long as its `Retry-After` asks.
+async fn polite_fetch(
+    ctx: &RefreshContext,
+    mut permit: HostPermit,
+    url: &Url,
+    validators: &Validators,
+) -> Result<FetchOutcome, RefreshError> {
+    let result = ctx.fetcher.fetch(url, validators).await;
+    match &result {
+        Ok(_) => permit.succeeded(),
+        Err(error) => {
+            if let Some(wait) = error.retry_after() {
+                permit.defer(wait);
+            }
+            if error.is_transient() {
+                permit.failed();
+            }
+        }
+    }
+    ctx.stats.fetched(result.as_ref().err().map(FetchError::kind));
+    Ok(result?)
+}
+
+/// Media types of feeds: a subscribed URL that is a feed is read as one.
+fn is_feed_type(media_type: Option<&str>) -> bool {
+    matches!(
+        media_type,
+        Some(
+            "application/rss+xml"
+                | "application/atom+xml"
+                | "application/rdf+xml"
+                | "application/feed+json"
+                | "application/xml"
+                | "text/xml"
+        )
+    )
+}
+
+/// Parse the page and run the engine choice, on the blocking pool.
+async fn choose(
+    ctx: &RefreshContext,
+    source: &Source,
+    response: Response,
+    now: DateTime<Utc>,
+) -> Result<Choice, RefreshError> {
+    let store = ctx.store.clone();
+    let engines = ctx.engines.clone();
+    let url = source.url.clone();
+    blocking(move || {
+        if is_feed_type(response.media_type.as_deref())
+            && let Ok(extraction) = read_feed(&response.body, &response.url, &url, None)
+            && extraction.page.item_count() > 0
+        {
+            return Ok(Choice { extraction, made_by: "the feed itself".into(), advertised_feed: None });
+        }
+        let template = site_template(&store, &url)?;
+        let options = ParseOptions { header_charset: response.charset.clone(), ..ParseOptions::default() };
+        let doc = dom::parse(&response.body, &response.url, &options)
+            .map_err(|e| RefreshError::Page { url: response.url.to_string(), reason: e.to_string() })?;
+        Ok(engines.choose(&doc, &url, template.as_ref(), now))
+    })
+    .await?
+}
+
+/// The template trained for the site of `url`, if the store has one that parses.
+fn site_template(store: &Store, url: &Url) -> Result<Option<SiteTemplate>, StoreError> {
+    let Some(host) = url.host_str() else { return Ok(None) };
+    let Some(template) = store.template(host)? else { return Ok(None) };
+    Ok(match Rule::parse(&template.xml, &format!("template for {host}")) {
+        Ok(rule) => Some(SiteTemplate { rule, confidence: template.confidence }),
+        Err(error) => {
+            tracing::warn!("skipping the template for {host}: {error}");
+            None
+        }
+    })
+}
+
+/// Fetch and read the feed a page advertises (its host's turn first).
+async fn advertised(ctx: &RefreshContext, feed_url: &Url, page_url: &Url, title: &str) -> Result<Extraction, String> {
+    let permit = ctx.gate.acquire(feed_url).await;
+    let response = match polite_fetch(ctx, permit, feed_url, &Validators::default()).await {
+        Ok(FetchOutcome::Fetched(response)) => response,
+        Ok(FetchOutcome::NotModified { .. }) => return Err(format!("{feed_url} answered 304 to a plain GET")),
+        Err(error) => return Err(error.to_string()),
+    };
+    let page_url = page_url.clone();
+    let title = (!title.trim().is_empty()).then(|| title.to_string());
+    blocking(move || read_feed(&response.body, &response.url, &page_url, title.as_deref()).map_err(|e| e.to_string()))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// Keep the outcome in the store: items (merged in one transaction), then status, validators,
+/// health and schedule (another). A crash between the two leaves the items and the source
+/// still leased, so it is refreshed again, which merges the same items again to no effect.
+async fn record(
+    ctx: &RefreshContext,
+    source: &Source,
+    result: Result<Fetched, Failure>,
+    started: Instant,
+    now: DateTime<Utc>,
+) -> Result<Refreshed, RefreshError> {
+    let store = ctx.store.clone();
+    let schedule = ctx.schedule.clone();
+    let source = source.clone();
+    let duration = started.elapsed();
+    let id = source.id;
+    let base = FetchRecord {
+        at: now,
+        duration,
+        http_status: None,
+        error: None,
+        validators: None,
+        body_hash: None,
+        next_due: now,
+        update_interval: None,
+        health: Health::Ok,
+    };
+    match result {
+        Ok(fetched) => {
+            let (status, validators, body_hash, extracted, outcome) = match fetched {
+                Fetched::NotModified { validators } => (304, validators, None, None, RefreshOutcome::NotModified),
+                Fetched::Unchanged { status, validators } => {
+                    (status, validators, None, None, RefreshOutcome::Unchanged)
+                }
+                Fetched::Extracted { status, validators, body_hash, extraction, made_by } => {
+                    (status, validators, Some(body_hash), Some((extraction, made_by)), RefreshOutcome::Extracted)
+                }
+            };
+            let stats_merge = blocking(move || -> Result<Refreshed, RefreshError> {
+                let (merge, made_by) = match extracted {
+                    Some((extraction, made_by)) => (Some(store.merge(id, &extraction, now)?), Some(made_by)),
+                    None => (None, None),
+                };
+                let newest = store.items(id, schedule::RATE_WINDOW)?;
+                let interval = schedule.adapt(&newest, now, source.settings.update_interval);
+                let record = FetchRecord {
+                    http_status: Some(status),
+                    validators: Some(validators),
+                    body_hash,
+                    next_due: schedule::after(now, interval),
+                    update_interval: Some(interval),
+                    ..base
+                };
+                let source = store.record_fetch(id, &record)?;
+                Ok(Refreshed { source, outcome, merge, made_by })
+            })
+            .await??;
+            ctx.changes.touch(id);
+            if let Some(merge) = &stats_merge.merge {
+                ctx.stats.merged(merge.new, merge.changed);
+            }
+            Ok(stats_merge)
+        }
+        Err(Failure { error, status }) => {
+            let retry_after = match &error {
+                RefreshError::Fetch(fetch) => fetch.retry_after(),
+                _ => None,
+            };
+            let stopped_matching = matches!(error, RefreshError::NoItems { .. }) && source.item_count > 0;
+            let failures = source.consecutive_failures.saturating_add(1);
+            let (health, delay) = schedule.after_failure(&source, failures, retry_after, stopped_matching, now);
+            let record = FetchRecord {
+                http_status: status,
+                error: Some(error.to_string()),
+                next_due: schedule::after(now, delay),
+                health,
+                ..base
+            };
+            if matches!(error, RefreshError::Store(_) | RefreshError::Task(_) | RefreshError::NoSuchSource(_)) {
+                return Err(error);
+            }
+            blocking(move || store.record_fetch(id, &record)).await??;
+            Err(error)
+        }
+    }
+}
+
+/// Run store work and extraction on the blocking pool, off the async workers.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, RefreshError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| RefreshError::Task(e.to_string()))
+}
+
+/// How long a claimed source stays leased to its worker: longer than any refresh can take
+/// (a page and an advertised feed, each within the fetch timeout, and the extraction).
+pub fn lease_for(fetch_timeout: Duration) -> Duration {
+    fetch_timeout.saturating_mul(2) + Duration::from_secs(60)
+}

@@ -1,0 +1,351 @@
+//! `GET /rss?url=U[&format=rss|atom|json][&token=T]`: the feed of a page.
+//!
+//! A stored feed is answered from the store, through the cache of rendered feeds, with a strong
+//! `ETag` and `Last-Modified` and `304` for readers that have it already. A URL not stored yet
+//! is fetched and extracted at once (the updater's own [`refresh_source`]), within the
+//! configured deadline; concurrent first requests for one URL share that one fetch, which runs
+//! to its end even when the readers stop waiting, so the next request finds the feed stored.
+
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use actix_web::http::StatusCode;
+use actix_web::http::header::{
+    CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, RETRY_AFTER,
+};
+use actix_web::{HttpRequest, HttpResponse, web};
+use bytes::Bytes;
+use chrono::Utc;
+use futures_util::FutureExt;
+use futures_util::future::{BoxFuture, Shared};
+use sha2::{Digest, Sha256};
+use url::Url;
+
+use super::cache::{CacheKey, Rendered};
+use super::{AppState, auth, plain, store_error};
+use crate::feed::{self, FeedMeta, Format};
+use crate::fetch::{FetchError, FetchErrorKind};
+use crate::store::{FeedStamp, SourceSettings};
+use crate::updater::{RefreshError, Schedule, refresh_source};
+
+/// A first fetch in flight; every request waiting for the URL holds a clone.
+pub type Flight = Shared<BoxFuture<'static, Result<(), Arc<RefreshError>>>>;
+
+/// The query of `/rss`, checked.
+struct RssQuery {
+    url: Url,
+    format: Format,
+    token: Option<String>,
+}
+
+impl RssQuery {
+    fn parse(query: &str) -> Result<RssQuery, String> {
+        let (mut url, mut format, mut token) = (None, Format::Rss, None);
+        for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+            match name.as_ref() {
+                "url" => url = Some(value.into_owned()),
+                "format" => format = value.parse()?,
+                "token" => token = Some(value.into_owned()),
+                _ => {}
+            }
+        }
+        let text = url.ok_or("missing the `url` parameter: /rss?url=https://example.org/news (URL-encoded)")?;
+        let mut url = Url::parse(text.trim()).map_err(|e| format!("`{text}` is not a valid URL: {e}"))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!("`{text}`: only http and https pages have feeds here"));
+        }
+        if url.host().is_none() {
+            return Err(format!("`{text}` has no host"));
+        }
+        // The fragment is never sent to the server: one page, one feed.
+        url.set_fragment(None);
+        Ok(RssQuery { url, format, token })
+    }
+}
+
+pub async fn feed(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    let query = match RssQuery::parse(request.query_string()) {
+        Ok(query) => query,
+        Err(reason) => return plain(StatusCode::BAD_REQUEST, &reason),
+    };
+    if state.settings.require_feed_tokens {
+        let expected = auth::feed_token(&state.feed_key, &query.url);
+        if !query.token.as_deref().is_some_and(|given| auth::same(given, &expected)) {
+            return plain(
+                StatusCode::FORBIDDEN,
+                "this feed needs its access token (`&token=`); ask the server's admin",
+            );
+        }
+    }
+    let stamp = match known_stamp(&state, &query.url).await {
+        Ok(stamp) => stamp,
+        Err(response) => return response,
+    };
+    let stamp = match stamp {
+        Some(stamp) if stamp.item_count > 0 => stamp,
+        _ => match first_fetch(&request, &state, &query.url).await {
+            Ok(stamp) => stamp,
+            Err(response) => return response,
+        },
+    };
+    stored(&request, &state, &query, stamp).await
+}
+
+/// The stamp of a stored feed: kept from an earlier request while its source is unchanged,
+/// else read from the store (and kept when the feed has items).
+async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<FeedStamp>, HttpResponse> {
+    let now = Instant::now();
+    if let Some(stamp) = state.stamps.get(url, &state.ctx.changes, now) {
+        return Ok(Some(stamp));
+    }
+    let _slot = state.store_slots.acquire().await.ok();
+    let noted = state.ctx.changes.current();
+    let store = state.ctx.store.clone();
+    let read_url = url.clone();
+    let stamp = state.blocking(move || store.feed_stamp(&read_url)).await?.map_err(store_error)?;
+    if let Some(stamp) = stamp.filter(|s| s.item_count > 0) {
+        state.stamps.put(url, stamp, noted, now);
+    }
+    Ok(stamp)
+}
+
+/// Fetch a new URL now (or join the fetch already running for it) and return its stamp.
+async fn first_fetch(request: &HttpRequest, state: &web::Data<AppState>, url: &Url) -> Result<FeedStamp, HttpResponse> {
+    let flight = {
+        let mut flights = state.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match flights.get(url) {
+            Some(flight) => flight.clone(),
+            None => {
+                if let Some(client) = request.peer_addr().map(|a| a.ip())
+                    && let Err(wait) = state.limiter.take(client, Instant::now())
+                {
+                    state.metrics.first_fetch("rate-limited");
+                    let mut response = plain(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "too many new feeds from your address; feeds already made are not limited, try new ones later",
+                    );
+                    if let Ok(value) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+                        response.headers_mut().insert(RETRY_AFTER, value);
+                    }
+                    return Err(response);
+                }
+                let flight = start_flight(state, url);
+                flights.insert(url.clone(), flight.clone());
+                flight
+            }
+        }
+    };
+    match tokio::time::timeout(state.settings.first_fetch_deadline, flight).await {
+        Err(_) => {
+            state.metrics.first_fetch("deadline");
+            Err(plain(
+                StatusCode::GATEWAY_TIMEOUT,
+                &format!(
+                    "{url} did not give a feed within {} s; it is still being fetched, try again shortly",
+                    state.settings.first_fetch_deadline.as_secs_f32()
+                ),
+            ))
+        }
+        Ok(Err(error)) => {
+            state.metrics.first_fetch("failed");
+            Err(plain(refresh_status(&error), &error.to_string()))
+        }
+        Ok(Ok(())) => {
+            state.metrics.first_fetch("ok");
+            match known_stamp(state, url).await? {
+                Some(stamp) if stamp.item_count > 0 => Ok(stamp),
+                _ => Err(plain(StatusCode::UNPROCESSABLE_ENTITY, "no items found")),
+            }
+        }
+    }
+}
+
+/// Start the first fetch of `url` on the server's runtime.
+fn start_flight(state: &web::Data<AppState>, url: &Url) -> Flight {
+    let task_state = state.clone();
+    let task_url = url.clone();
+    let task = state.runtime.spawn(async move {
+        let result = first_refresh(&task_state, &task_url).await;
+        task_state.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&task_url);
+        result.map_err(Arc::new)
+    });
+    async move { task.await.unwrap_or_else(|e| Err(Arc::new(RefreshError::Task(e.to_string())))) }.boxed().shared()
+}
+
+/// Add the source (leased, so the updater leaves it to us), refresh it, and forget it again
+/// when it gave no feed: a URL that never worked is not kept for the updater. (A source that
+/// was stored already but has no items yet, e.g. added while the server was down, is kept.)
+async fn first_refresh(state: &AppState, url: &Url) -> Result<(), RefreshError> {
+    let ctx = &state.ctx;
+    let now = Utc::now();
+    let settings = SourceSettings { rule: None, full_text: false, update_interval: state.settings.default_interval };
+    let (store, add_url, lease) = (ctx.store.clone(), url.clone(), state.settings.lease);
+    let (source, created) =
+        tokio::task::spawn_blocking(move || store.add_source_leased(&add_url, &settings, now, lease))
+            .await
+            .map_err(|e| RefreshError::Task(e.to_string()))??;
+    if source.item_count > 0 {
+        return Ok(());
+    }
+    match refresh_source(ctx, source.id, now).await {
+        Ok(_) => Ok(()),
+        Err(error) if !created => Err(error),
+        Err(error) => {
+            let store = ctx.store.clone();
+            let id = source.id;
+            let forgotten = tokio::task::spawn_blocking(move || match store.source(id)? {
+                Some(source) if source.item_count == 0 => store.delete_source(id),
+                _ => Ok(false),
+            })
+            .await;
+            if let Ok(Err(store_error)) = forgotten {
+                tracing::error!("cannot forget the failed source {url}: {store_error}");
+            }
+            Err(error)
+        }
+    }
+}
+
+/// The HTTP status for a first fetch that failed.
+fn refresh_status(error: &RefreshError) -> StatusCode {
+    match error {
+        RefreshError::Fetch(fetch) => fetch_status(fetch),
+        RefreshError::Page { .. } | RefreshError::NoItems { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        RefreshError::NoSuchSource(_) | RefreshError::Store(_) | RefreshError::Task(_) => {
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+    }
+}
+
+/// The HTTP status for a failed fetch of a page.
+pub fn fetch_status(error: &FetchError) -> StatusCode {
+    match error.kind() {
+        FetchErrorKind::BadRequest => StatusCode::BAD_REQUEST,
+        FetchErrorKind::Refused => StatusCode::FORBIDDEN,
+        FetchErrorKind::Upstream | FetchErrorKind::TooLarge => StatusCode::BAD_GATEWAY,
+        FetchErrorKind::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        FetchErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// Answer from the store, through the cache.
+async fn stored(
+    request: &HttpRequest,
+    state: &web::Data<AppState>,
+    query: &RssQuery,
+    stamp: FeedStamp,
+) -> HttpResponse {
+    let origin = state.origin(request);
+    let key = CacheKey {
+        source: stamp.id,
+        format: query.format,
+        origin: Arc::from(origin.as_str()),
+        token: state.settings.require_feed_tokens,
+    };
+    let rendered = match state.cache.get(&key, &stamp) {
+        Some(rendered) => {
+            state.metrics.cache(true);
+            rendered
+        }
+        None => {
+            state.metrics.cache(false);
+            let self_url = Url::parse(&state.feed_url(&origin, &query.url, query.format)).ok();
+            let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
+            // The semaphore is never closed, so acquiring fails only if it were.
+            let _slot = state.store_slots.acquire().await.ok();
+            let made = state.blocking(move || render(&store, stamp, items, format, self_url)).await;
+            match made {
+                Ok(Ok(Some(rendered))) => {
+                    let rendered = Arc::new(rendered);
+                    state.cache.put(key, rendered.clone());
+                    rendered
+                }
+                Ok(Ok(None)) => return plain(StatusCode::NOT_FOUND, "the feed was deleted just now"),
+                Ok(Err(error)) => return store_error(error),
+                Err(response) => return response,
+            }
+        }
+    };
+    answer(request, &rendered, query.format)
+}
+
+/// Read the feed from the store and write it. The version recorded is the stamp's: if the
+/// store moved on meanwhile, the next request renders again.
+fn render(
+    store: &crate::store::Store,
+    stamp: FeedStamp,
+    items: usize,
+    format: Format,
+    self_url: Option<Url>,
+) -> Result<Option<Rendered>, crate::store::StoreError> {
+    let Some(stored) = store.feed(stamp.id, items)? else { return Ok(None) };
+    let meta = FeedMeta {
+        self_url,
+        updated: stamp.last_modified.fixed_offset(),
+        ttl_minutes: Some(Schedule::ttl_minutes(stamp.update_interval)),
+    };
+    let body = feed::write(&stored.page, format, &meta);
+    let etag = format!("\"{}\"", hex::encode(&Sha256::digest(body.as_bytes())[..16]));
+    Ok(Some(Rendered {
+        feed_version: stamp.feed_version,
+        update_interval: stamp.update_interval,
+        body: Bytes::from(body),
+        etag,
+        last_modified: stamp.last_modified,
+    }))
+}
+
+/// `200` with the feed, or `304` when the reader's copy is current.
+fn answer(request: &HttpRequest, rendered: &Rendered, format: Format) -> HttpResponse {
+    let last_modified = httpdate::fmt_http_date(SystemTime::from(rendered.last_modified));
+    let headers = request.headers();
+    let not_modified = match headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
+        // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2); it compares weakly.
+        Some(tags) => {
+            tags.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == rendered.etag)
+        }
+        None => headers
+            .get(IF_MODIFIED_SINCE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| httpdate::parse_http_date(v).ok())
+            .is_some_and(|since| SystemTime::from(rendered.last_modified) <= since),
+    };
+    let mut response = if not_modified {
+        HttpResponse::NotModified().finish()
+    } else {
+        HttpResponse::Ok().insert_header((CONTENT_TYPE, format.content_type())).body(rendered.body.clone())
+    };
+    let out = response.headers_mut();
+    if let Ok(etag) = HeaderValue::from_str(&rendered.etag) {
+        out.insert(ETAG, etag);
+    }
+    if let Ok(date) = HeaderValue::from_str(&last_modified) {
+        out.insert(LAST_MODIFIED, date);
+    }
+    // Readers may keep the feed but ask again (cheaply: 304) each time they want it.
+    out.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_query_is_checked_with_reasons() {
+        let ok = RssQuery::parse("url=https%3A%2F%2Fexample.org%2Fnews%3Fa%3D1%23top&format=atom&token=t").unwrap();
+        assert_eq!(
+            (ok.url.as_str(), ok.format, ok.token.as_deref()),
+            ("https://example.org/news?a=1", Format::Atom, Some("t"))
+        );
+        for (query, reason) in [
+            ("", "missing the `url` parameter"),
+            ("url=not%20a%20url", "is not a valid URL"),
+            ("url=file%3A%2F%2F%2Fetc%2Fpasswd", "only http and https"),
+            ("url=https%3A%2F%2Fexample.org%2F&format=pdf", "unknown feed format 'pdf'"),
+        ] {
+            let error = RssQuery::parse(query).err().unwrap();
+            assert!(error.contains(reason), "{query}: {error}");
+        }
+    }
+}

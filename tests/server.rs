@@ -1,0 +1,385 @@
+//! The real server on port 0 against loopback page servers: `/rss` first fetch and stored
+//! answers, 304s, rule upload changing the feed, `/admin` and `/metrics`; single-flight first
+//! fetches; the error answers; bad uploads that change nothing.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::http::{Reply, TestServer};
+use common::server::{ADMIN_TOKEN, client, config, start};
+use reqwest::StatusCode;
+
+/// A news page with dated items, a "most read" list, and the feed it advertises (with the
+/// same items, so whichever engine reads the page, the feed is the same).
+fn page_html() -> String {
+    let items: String = (1..=3)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/news/{i}\">Story number {i}</a> <span class=date>2024-05-{:02} 10:00</span></li>",
+                20 - i
+            )
+        })
+        .collect();
+    format!(
+        r#"<!doctype html><html><head><title>Loopback Daily</title>
+        <link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+        <body><h1>Loopback Daily</h1><ul class="news">{items}</ul>
+        <h2>Most read</h2><ol class="popular"><li><a href="/popular/a">Popular A</a></li><li><a href="/popular/b">Popular B</a></li></ol>
+        </body></html>"#
+    )
+}
+
+fn feed_xml() -> String {
+    let items: String = (1..=3)
+        .map(|i| {
+            format!(
+                "<item><title>Story number {i}</title><link>/news/{i}</link><pubDate>{} May 2024 10:00:00 +0000</pubDate></item>",
+                20 - i
+            )
+        })
+        .collect();
+    format!(
+        r#"<rss version="2.0"><channel><title>Loopback Daily</title><link>/</link><description>d</description>{items}</channel></rss>"#
+    )
+}
+
+fn news_site() -> TestServer {
+    TestServer::start(|request| match request.path.as_str() {
+        "/feed.xml" => Reply::status(200).header("Content-Type", "application/rss+xml").body(feed_xml()),
+        "/" => Reply::html(page_html()),
+        _ => Reply::status(404),
+    })
+}
+
+fn titles(body: &[u8]) -> Vec<String> {
+    let feed = feed_rs::parser::parse(body).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(body)));
+    feed.entries.iter().map(|e| e.title.as_ref().unwrap().content.clone()).collect()
+}
+
+const POPULAR_RULE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<page>
+  <name>Loopback most read</name>
+  <url>http://127.0.0.1:*/</url>
+  <subject path="//OL[@class=popular]"><item path="LI"><title>A</title><link>A/@href</link></item></subject>
+</page>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rss_from_first_fetch_to_304_to_an_uploaded_rule_seen_on_admin_and_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), true);
+    let site = news_site();
+    let page = site.url("/");
+    let http = client();
+
+    // First request: fetched and extracted at once.
+    let first = http.get(server.rss(&page, "")).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(first.headers()["content-type"], "application/rss+xml; charset=utf-8");
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    assert!(etag.starts_with('"') && etag.len() > 10, "a strong ETag: {etag}");
+    assert!(first.headers().contains_key("last-modified"));
+    let body = first.bytes().await.unwrap();
+    let text = String::from_utf8_lossy(&body).to_string();
+    let mut found = titles(&body);
+    found.sort();
+    assert_eq!(found, ["Story number 1", "Story number 2", "Story number 3"], "{text}");
+    assert!(text.contains("<ttl>"), "the ttl says how often the feed changes: {text}");
+    let page_requests = site.requests().iter().filter(|r| r.path == "/").count();
+    assert_eq!(page_requests, 1);
+    let source = server.ctx.store.source_by_url(&url::Url::parse(&page).unwrap()).unwrap().unwrap();
+    assert_eq!(source.engine, Some(html2rss::engines::Engine::TimePattern), "no rule: the dates found the items");
+    assert!(!source.fresh, "the first fetch was recorded");
+
+    // Again, with the ETag: 304 from the store, nothing fetched.
+    let again = http.get(server.rss(&page, "")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+    assert!(again.bytes().await.unwrap().is_empty());
+    let head = http.head(server.rss(&page, "")).send().await.unwrap();
+    assert_eq!((head.status(), head.headers()["etag"].to_str().unwrap()), (StatusCode::OK, etag.as_str()));
+    let since = http
+        .get(server.rss(&page, "&format=atom"))
+        .header("If-Modified-Since", "Fri, 01 Jan 2100 00:00:00 GMT")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(since.status(), StatusCode::NOT_MODIFIED);
+    let atom = http.get(server.rss(&page, "&format=atom")).send().await.unwrap();
+    assert_eq!(atom.headers()["content-type"], "application/atom+xml; charset=utf-8");
+    assert_eq!(titles(&atom.bytes().await.unwrap()).len(), 3);
+    assert_eq!(site.requests().iter().filter(|r| r.path == "/").count(), 1, "later requests come from the store");
+
+    // Upload a rule for the page: the updater extracts it again and the feed changes.
+    let uploaded = http.post(server.url("/rules")).bearer_auth(ADMIN_TOKEN).body(POPULAR_RULE).send().await.unwrap();
+    assert_eq!(uploaded.status(), StatusCode::CREATED);
+    let location = uploaded.headers()["location"].to_str().unwrap().to_string();
+    let answer: serde_json::Value = serde_json::from_str(&uploaded.text().await.unwrap()).unwrap();
+    assert_eq!((answer["name"].as_str(), answer["sources"].as_u64()), (Some("Loopback most read"), Some(1)));
+    let start = Instant::now();
+    let changed = loop {
+        let response = http.get(server.rss(&page, "")).header("If-None-Match", &etag).send().await.unwrap();
+        if response.status() == StatusCode::OK {
+            let titles = titles(&response.bytes().await.unwrap());
+            if titles.iter().any(|t| t == "Popular A") {
+                break titles;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "the feed did not change after the rule upload");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(changed.contains(&"Popular B".to_string()), "{changed:?}");
+    assert!(changed.contains(&"Story number 1".to_string()), "items that left the extraction stay: {changed:?}");
+    let stored = http.get(server.url(&location)).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(stored.text().await.unwrap(), POPULAR_RULE);
+
+    // The admin page shows the source, its engine and the rule.
+    let admin = http.get(server.url("/admin")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(admin.status(), StatusCode::OK);
+    let admin = admin.text().await.unwrap();
+    for expected in [page.as_str(), "Loopback Daily", ">rule", "Loopback most read", "badge ok", "http://127.0.0.1:*/"]
+    {
+        assert!(admin.contains(expected), "the admin page lacks {expected:?}");
+    }
+    let denied = http.get(server.url("/admin")).send().await.unwrap();
+    assert_eq!(denied.status(), StatusCode::UNAUTHORIZED);
+
+    // And the metrics count it all.
+    let metrics = http.get(server.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let value = |line: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(line)?.strip_prefix(' ').map(|v| v.trim().parse().unwrap()))
+            .unwrap_or_else(|| panic!("no {line} in\n{metrics}"))
+    };
+    assert!(value("html2rss_http_requests_total{route=\"/rss\",status=\"200\"}") >= 3.0);
+    assert!(value("html2rss_http_requests_total{route=\"/rss\",status=\"304\"}") >= 2.0);
+    assert_eq!(value("html2rss_http_requests_total{route=\"/rules\",status=\"201\"}"), 1.0);
+    assert_eq!(value("html2rss_first_fetches_total{result=\"ok\"}"), 1.0);
+    assert!(value("html2rss_fetches_total") >= 2.0);
+    assert!(value("html2rss_refreshes_total{outcome=\"extracted\"}") >= 2.0);
+    assert_eq!(value("html2rss_sources"), 1.0);
+    assert_eq!(value("html2rss_items"), 5.0);
+    assert_eq!(value("html2rss_rules"), 1.0);
+    assert_eq!(value("html2rss_updater_workers{kind=\"fresh\"}"), 1.0);
+    assert!(metrics.contains("html2rss_updater_queue "));
+
+    // OPML lists the feed.
+    let opml = http.get(server.url("/opml")).bearer_auth(ADMIN_TOKEN).send().await.unwrap().text().await.unwrap();
+    assert!(opml.contains("xmlUrl=\"http://127.0.0.1:"), "{opml}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_first_requests_share_one_fetch() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let site = TestServer::start(|request| match request.path.as_str() {
+        "/feed.xml" => Reply::status(200).header("Content-Type", "application/rss+xml").body(feed_xml()),
+        _ => {
+            std::thread::sleep(Duration::from_millis(300));
+            Reply::html(page_html())
+        }
+    });
+    let http = client();
+    let url = server.rss(&site.url("/"), "");
+    let answers = futures_util::future::join_all((0..8).map(|_| {
+        let http = http.clone();
+        let url = url.clone();
+        async move {
+            let response = http.get(url).send().await.unwrap();
+            (response.status(), response.headers()["etag"].to_str().unwrap().to_string())
+        }
+    }))
+    .await;
+    assert!(answers.iter().all(|(status, etag)| *status == StatusCode::OK && *etag == answers[0].1), "{answers:?}");
+    assert_eq!(site.requests().iter().filter(|r| r.path == "/").count(), 1, "one fetch for eight readers");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_are_statuses_with_reasons_never_fake_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = config(&dir.path().join("feeds.db"));
+    settings.first_fetch_deadline = Duration::from_secs(2);
+    settings.first_fetches_per_minute = 6;
+    let server = start(&settings, false);
+    let site = TestServer::start(|request| match request.path.as_str() {
+        "/broken" => Reply::status(500),
+        "/slow" => Reply::Hang,
+        "/empty" => Reply::html("<html><head><title>Nothing</title></head><body><p>No list here.</p></body></html>"),
+        _ => Reply::status(404),
+    });
+    let http = client();
+    let get = |url: String| {
+        let http = http.clone();
+        async move {
+            let response = http.get(url).send().await.unwrap();
+            let status = response.status();
+            let content_type = response.headers()["content-type"].to_str().unwrap().to_string();
+            let text = response.text().await.unwrap();
+            assert_eq!(content_type, "text/plain; charset=utf-8", "{text}");
+            (status, text)
+        }
+    };
+    let (status, text) = get(server.url("/rss")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(text.contains("missing the `url` parameter"), "{text}");
+    let (status, text) = get(server.rss("ftp://example.org/x", "")).await;
+    assert_eq!((status, text.contains("only http and https")), (StatusCode::BAD_REQUEST, true), "{text}");
+    let (status, text) = get(server.rss(&site.url("/empty"), "")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(text.contains("finds no items"), "{text}");
+    let (status, text) = get(server.rss(&site.url("/slow"), "")).await;
+    assert_eq!(status, StatusCode::GATEWAY_TIMEOUT);
+    assert!(text.contains("still being fetched"), "{text}");
+    // Another host name for the same server: the gate holds 127.0.0.1 for the hung request.
+    let other = |path: &str| format!("http://localhost:{}{path}", site.port());
+    let (status, text) = get(server.rss(&other("/broken"), "")).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY);
+    assert!(text.contains("answered HTTP 500"), "{text}");
+    // A failed first fetch leaves no source behind.
+    let sources = server.ctx.store.sources().unwrap();
+    assert!(sources.iter().all(|s| !s.url.path().starts_with("/broken") && !s.url.path().starts_with("/empty")));
+    // Six first fetches per minute from one address: the seventh new URL waits. (The server
+    // that failed with a 500 is backed off: `/gone` goes to a third name.)
+    let third = |path: &str| format!("http://[::ffff:127.0.0.1]:{}{path}", site.port());
+    for path in ["/gone", "/gone-too", "/gone-three"] {
+        let (status, text) = get(server.rss(&third(path), "")).await;
+        assert_eq!(status, StatusCode::BAD_GATEWAY, "{text}");
+    }
+    let (status, text) = get(server.rss(&third("/one-too-many"), "")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{text}");
+    assert!(text.contains("too many new feeds"), "{text}");
+    server.stop().await;
+
+    // With the guard on (the default), loopback is refused: 403.
+    let guarded_dir = tempfile::tempdir().unwrap();
+    let mut guarded = config(&guarded_dir.path().join("feeds.db"));
+    guarded.fetch.allow_private = false;
+    let server = start(&guarded, false);
+    let (status, text) = get(server.rss(&site.url("/empty"), "")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(text.contains("does not fetch such addresses"), "{text}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feed_tokens_open_only_their_own_feed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = config(&dir.path().join("feeds.db"));
+    settings.require_feed_tokens = true;
+    let server = start(&settings, false);
+    let site = news_site();
+    let http = client();
+    let denied = http.get(server.rss(&site.url("/"), "")).send().await.unwrap();
+    assert_eq!(denied.status(), StatusCode::FORBIDDEN);
+    let key = server.ctx.store.setting("feed_token_key").unwrap().unwrap();
+    let page = url::Url::parse(&site.url("/")).unwrap();
+    let token = html2rss::web::auth::feed_token(&key, &page);
+    let other = html2rss::web::auth::feed_token(&key, &url::Url::parse(&site.url("/other")).unwrap());
+    let wrong = http.get(server.rss(&site.url("/"), &format!("&token={other}"))).send().await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::FORBIDDEN);
+    let allowed = http.get(server.rss(&site.url("/"), &format!("&token={token}"))).send().await.unwrap();
+    assert_eq!(allowed.status(), StatusCode::OK);
+    let body = allowed.text().await.unwrap();
+    assert!(body.contains(&format!("token={token}")), "the self link carries the token: {body}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_uploads_get_the_right_4xx_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let http = client();
+    let upload = |body: Vec<u8>, token: Option<&'static str>| {
+        let http = http.clone();
+        let url = server.url("/rules");
+        async move {
+            let mut request = http.post(url).body(body);
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().await.unwrap();
+            (response.status(), response.text().await.unwrap())
+        }
+    };
+    let (status, text) = upload(
+        b"<page><subject path=\"/\">\n  <item path=\"LI\"><title>A</title></item>\n</page>".to_vec(),
+        Some(ADMIN_TOKEN),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.starts_with("upload:3:"), "malformed XML, with line and column: {text}");
+    let bomb =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/rules/broken/doctype-billion-laughs.xml")).unwrap();
+    let (status, text) = upload(bomb, Some(ADMIN_TOKEN)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("DOCTYPE declarations are refused"), "{text}");
+    let (status, text) = upload(
+        b"<page>\n<subject path=\"/\"><item path=\"LI\"><colour>A</colour></item></subject></page>".to_vec(),
+        Some(ADMIN_TOKEN),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.starts_with("upload:2:") && text.contains("unknown element <colour>"), "{text}");
+    let (status, text) = upload(
+        b"<page><subject path=\"/\"><item path=\"LI\"><title>A</title></item></subject></page>".to_vec(),
+        Some(ADMIN_TOKEN),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
+    assert!(text.contains("names no pages"), "{text}");
+    let (status, text) = upload(POPULAR_RULE.as_bytes().to_vec(), Some("wrong-token")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{text}");
+    let (status, _) = upload(POPULAR_RULE.as_bytes().to_vec(), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    // 50 MB: refused by its length, before it is read.
+    let huge = vec![b'x'; 50 * 1024 * 1024];
+    let (status, text) = upload(huge, Some(ADMIN_TOKEN)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{text}");
+    // Streamed without a length: cut off at the cap.
+    let chunks = futures_util::stream::iter((0..50).map(|_| Ok::<_, std::io::Error>(vec![b'<'; 1024 * 1024])));
+    let response = http
+        .post(server.url("/rules"))
+        .bearer_auth(ADMIN_TOKEN)
+        .body(reqwest::Body::wrap_stream(chunks))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+
+    assert!(server.ctx.store.rules().unwrap().is_empty(), "nothing was stored");
+    let listed = http.get(server.url("/rules")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(listed.text().await.unwrap().trim(), "[]");
+    let (status, _) = upload(POPULAR_RULE.as_bytes().to_vec(), Some(ADMIN_TOKEN)).await;
+    assert_eq!(status, StatusCode::CREATED, "a good upload still works after the bad ones");
+    let deleted = http.delete(server.url("/rules/1")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let gone = http.get(server.url("/rules/1")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_is_tried_on_a_page_without_being_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let site = news_site();
+    let http = client();
+    let encoded: String = url::form_urlencoded::byte_serialize(site.url("/").as_bytes()).collect();
+    let response = http
+        .post(server.url(&format!("/rules/test?url={encoded}")))
+        .bearer_auth(ADMIN_TOKEN)
+        .body(POPULAR_RULE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let tried: serde_json::Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+    assert_eq!(tried["items"], 2);
+    assert_eq!(tried["extraction"]["page"]["subjects"][0]["items"][0]["title"], "Popular A");
+    assert!(server.ctx.store.rules().unwrap().is_empty() && server.ctx.store.sources().unwrap().is_empty());
+    server.stop().await;
+}
