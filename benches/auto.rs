@@ -75,5 +75,8 @@ fn main() {
     println!("  structured data alone:        {:7.1} MB/s", rate(structured_data));
     println!("  auto extraction (after parse): {:6.1} MB/s  {:6.0} pages/s", rate(extraction), per_second(extraction));
     println!("parse + auto:                   {:7.1} MB/s  {:6.0} pages/s", rate(whole), per_second(whole));
-    println!("auto extraction / parse: {:.2}× (the issue's bound: 2×)", extraction.as_secs_f64() / parsing.as_secs_f64());
+    println!(
+        "auto extraction / parse: {:.2}× (the issue's bound: 2×)",
+        extraction.as_secs_f64() / parsing.as_secs_f64()
+    );
 }

@@ -194,8 +194,9 @@ fn is_generic(text: &str) -> bool {
     let counted = core.chars().any(|c| c.is_ascii_digit());
     let comment = (chars <= 16 || (counted && chars <= 24)) && {
         let words: Vec<&str> = core.split_whitespace().collect();
-        let is_comment_word =
-            |word: &str| COMMENT_WORDS.iter().any(|w| word.contains(w) && word.chars().count() <= w.chars().count() + 4);
+        let is_comment_word = |word: &str| {
+            COMMENT_WORDS.iter().any(|w| word.contains(w) && word.chars().count() <= w.chars().count() + 4)
+        };
         let others = words.iter().filter(|w| !is_comment_word(w)).count();
         others < words.len() && others <= 2 && words.iter().all(|w| is_comment_word(w) || w.chars().count() <= 5)
     };
@@ -216,7 +217,8 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
     // authors are a few words; a slug of four or more words is a post filed under one
     // (`/topics/retail/google-survey-finds-retailers-struggle`).
     let slug = segments.last().is_some_and(|s| s.split(['-', '_']).filter(|w| !w.is_empty()).count() >= 4);
-    if !slug && segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3)
+    if !slug
+        && segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3)
     {
         return true;
     }

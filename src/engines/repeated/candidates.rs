@@ -451,8 +451,11 @@ fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
 /// "archives", "home"), not an item.
 fn drop_index_links(links: &[Link], records: &mut [Record]) {
     let folders = |url: &Url| -> Vec<String> {
-        let segments: Vec<&str> = url.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
-        (0..segments.len()).map(|k| format!("{}/{}", url.host_str().unwrap_or_default(), segments[..k].join("/"))).collect()
+        let segments: Vec<&str> =
+            url.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
+        (0..segments.len())
+            .map(|k| format!("{}/{}", url.host_str().unwrap_or_default(), segments[..k].join("/")))
+            .collect()
     };
     let mut below: HashMap<String, usize> = HashMap::new();
     let mut seen: HashMap<&Url, ()> = HashMap::new();
