@@ -63,7 +63,7 @@ fn main() {
     });
     let extraction = best_of_3(|| {
         for doc in &docs {
-            std::hint::black_box(auto::extract(doc, &context));
+            std::hint::black_box(auto::extract(doc, db, &context));
         }
     });
     let whole = parsing + extraction;

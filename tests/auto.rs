@@ -25,7 +25,7 @@ fn shown_dates(doc: &dom::Document, context: &DateContext) -> Vec<chrono::NaiveD
 fn run_auto(pages: &[ListPage]) -> ListReport {
     let context = context();
     lists::evaluate(pages, |doc| Output {
-        page: auto::extract(doc, &context).page,
+        page: auto::extract(doc, TimePatternDb::builtin(), &context).page,
         shown_dates: shown_dates(doc, &context),
     })
     .unwrap()
@@ -118,7 +118,7 @@ fn dated_pages_do_not_regress_against_time_patterns_alone() {
 fn extract_html(html: &str) -> (Vec<(String, String)>, Engine) {
     let doc = dom::parse_str(html, &Url::parse("https://example.org/blog/").unwrap()).unwrap();
     let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T00:00:00Z").unwrap());
-    let extraction = auto::extract(&doc, &context);
+    let extraction = auto::extract(&doc, TimePatternDb::builtin(), &context);
     let items = extraction
         .page
         .items()
@@ -213,7 +213,7 @@ fn dates_of_the_time_patterns_attach_to_the_repeated_records() {
     let page = format!(r#"<html><body>{MENU}<main>{entries}</main>{SIDEBAR}</body></html>"#);
     let doc = dom::parse_str(&page, &Url::parse("https://example.org/blog/").unwrap()).unwrap();
     let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T00:00:00Z").unwrap());
-    let analysis = auto::analyze(&doc, &context);
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
     let items: Vec<(String, String)> = analysis
         .extraction
         .page

@@ -36,7 +36,7 @@ impl Algorithm {
     /// `template` (required).
     pub fn extract(self, doc: &Document, rule: Option<&Rule>, context: &DateContext) -> anyhow::Result<Extraction> {
         Ok(match self {
-            Algorithm::Auto => auto::extract(doc, context),
+            Algorithm::Auto => auto::extract(doc, TimePatternDb::builtin(), context),
             Algorithm::Timepattern => timepattern::extract(doc, TimePatternDb::builtin(), context),
             Algorithm::Rule => {
                 let shipped;

@@ -9,7 +9,7 @@ use crate::dom::EncodingSource;
 use crate::engines::Engine;
 use crate::engines::article::{self, DateSource, Hints};
 use crate::engines::auto;
-use crate::engines::timepattern::{DateContext, TimeNode, extract::GroupReport};
+use crate::engines::timepattern::{DateContext, TimeNode, TimePatternDb, extract::GroupReport};
 use crate::model::Page;
 
 /// The page model with the page's main content when it is an article page.
@@ -45,7 +45,7 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     let source = super::load(source, base_url)?;
     let doc = source.parse()?;
     let context = DateContext::new(Utc::now().fixed_offset());
-    let analysis = auto::analyze(&doc, &context);
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
     let report = analysis.report(&doc);
     let mut page = analysis.extraction.page;
     let article = article::extract(&doc, &Hints::default());

@@ -36,6 +36,8 @@ use crate::model::Page;
 
 /// A vote against a candidate (the other engine found a list, and none of it is here).
 const AGAINST: f32 = 0.5;
+/// Agreement (F1 of the URLs) from which the dated list and a candidate are one list.
+const AGREES: f32 = 0.8;
 /// The share of the time-pattern list a candidate must reproduce to be taken over it.
 const COVERS_DATED_LIST: f32 = 0.5;
 
@@ -103,13 +105,13 @@ pub struct RankedReport {
 const REPORTED: usize = 30;
 
 /// The page's items: the one function other modules call.
-pub fn extract(doc: &Document, context: &DateContext) -> Extraction {
-    analyze(doc, context).extraction
+pub fn extract(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Extraction {
+    analyze(doc, db, context).extraction
 }
 
 /// Everything the three engines saw and how the list was chosen.
-pub fn analyze(doc: &Document, context: &DateContext) -> Analysis {
-    let time = timepattern::analyze(doc, TimePatternDb::builtin(), context);
+pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Analysis {
+    let time = timepattern::analyze(doc, db, context);
     let repeated = repeated::analyze(doc);
     let structured = structured::find(doc, context);
 
@@ -272,7 +274,10 @@ fn records_extraction(
     let structured_agreement = ranked.structured_vote.unwrap_or(0.0);
     let doubt = (1.0 - structure) * (1.0 - 0.8 * time_agreement) * (1.0 - 0.6 * structured_agreement);
     let confidence = if page.item_count() == 0 { 0.0 } else { (1.0 - doubt).clamp(0.0, 1.0) };
-    Extraction { page, engine: Engine::RepeatedPattern, confidence }
+    // The engine named is the one whose evidence made the list: where the dated list agrees,
+    // these are the time patterns' items (the records only give their extents).
+    let engine = if time_agreement >= AGREES { Engine::TimePattern } else { Engine::RepeatedPattern };
+    Extraction { page, engine, confidence }
 }
 
 impl Analysis {
@@ -336,7 +341,7 @@ impl Analysis {
                     candidate.score
                 )];
                 match winner.time_vote {
-                    Some(v) if v >= 0.8 => parts.push(format!("the dated list agrees ({:.0}%)", v * 100.0)),
+                    Some(v) if v >= AGREES => parts.push(format!("the dated list agrees ({:.0}%)", v * 100.0)),
                     Some(v) if v > 0.0 => parts.push(format!("the dated list agrees in part ({:.0}%)", v * 100.0)),
                     Some(_) => parts.push("the dated list is elsewhere".into()),
                     None => parts.push("the page dates no list".into()),
