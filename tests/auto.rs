@@ -266,3 +266,55 @@ fn extract_and_inspect_serve_an_undated_corpus_page() {
     assert!(!inspection["auto"]["reason"].as_str().unwrap().is_empty());
     assert_eq!(inspection["engine"], "repeated-pattern");
 }
+
+/// `rule suggest` on every corpus list page: the suggested rule, written as XML and read
+/// back, gives the `auto` engine's items again (links and titles, in order).
+#[test]
+fn suggested_rules_reproduce_the_auto_items_on_every_corpus_list_page() {
+    use html2rss::engines::auto::suggest::{Generality, suggest};
+    use html2rss::engines::rules::{self, Rule};
+    let context = context();
+    let mut failures = Vec::new();
+    let mut general = 0;
+    let pages = corpus::list_pages(&common::corpus_dir()).unwrap();
+    for page in &pages {
+        let doc = dom::parse(&page.bytes().unwrap(), &page.url, &Default::default()).unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        let expected: Vec<(String, Option<String>)> = analysis
+            .extraction
+            .page
+            .items()
+            .map(|i| (i.title.clone(), i.link.as_ref().map(|l| l.to_string())))
+            .collect();
+        let suggestion = match suggest(&doc, &analysis) {
+            Ok(s) => s,
+            Err(e) if expected.is_empty() => {
+                assert!(e.to_string().contains("no item list"), "{e}");
+                continue;
+            }
+            Err(e) => panic!("{}: {e}", page.name),
+        };
+        general += usize::from(suggestion.generality != Generality::ThisPage);
+        let rule = Rule::parse(&suggestion.rule.to_xml(), &page.name).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let got: Vec<(String, Option<String>)> = rules::apply(&rule, &doc, context.now.to_utc())
+            .page
+            .items()
+            .filter(|i| i.link.as_ref().is_none_or(|l| seen.insert(l.clone())))
+            .map(|i| (i.title.clone(), i.link.as_ref().map(|l| l.to_string())))
+            .collect();
+        if got != expected {
+            let first = expected.iter().zip(&got).position(|(e, g)| e != g);
+            failures.push(format!(
+                "{}: {} items from the rule, {} from auto; first difference at {first:?}: {:?}\n{}",
+                page.name,
+                got.len(),
+                expected.len(),
+                first.map(|i| (&expected[i], &got[i])),
+                suggestion.rule.to_xml()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} pages differ:\n{}", failures.len(), pages.len(), failures.join("\n"));
+    eprintln!("{general} of {} suggested rules are general (key paths or positions)", pages.len());
+}

@@ -234,9 +234,11 @@ const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool) -> f32 {
     // CJK characters carry about two Latin letters' worth of a title each.
     let weight: usize = text.chars().map(|c| if crate::engines::timepattern::db::is_cjk(c) { 2 } else { 1 }).sum();
-    let mut quality = (1.0 + weight.min(160) as f32).ln();
+    // Past a long title's length, more text is a teaser, not more of a headline.
+    let mut quality = (1.0 + weight.min(100) as f32).ln();
+    // A link that wraps a whole card names its title inside (a heading, a title class).
     let in_heading = doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
-        || doc.descendants(id).any(|d| doc.tag(d).is_some_and(|t| HEADINGS.contains(&t)));
+        || crate::engines::record::heading_inside(doc, id).is_some();
     if in_heading {
         quality += 2.0;
     }

@@ -32,16 +32,21 @@ pub fn is_heading(doc: &Document, node: NodeId) -> bool {
     doc.tag(node).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
 }
 
-/// Whether the element's class names it a title or headline.
+/// Whether the element's class names it a title or headline, or its microdata property does
+/// (`itemprop=headline`, `itemprop=name`).
 pub fn is_titled(doc: &Document, node: NodeId) -> bool {
-    doc.attr(node, "class").is_some_and(|c| {
+    let class = doc.attr(node, "class").is_some_and(|c| {
         let c = c.to_ascii_lowercase();
         c.contains("title") || c.contains("headline")
-    })
+    });
+    class
+        || doc.attr(node, "itemprop").is_some_and(|p| {
+            p.split_whitespace().any(|w| w.eq_ignore_ascii_case("headline") || w.eq_ignore_ascii_case("name"))
+        })
 }
 
 /// A heading inside a link that wraps a whole item (title, excerpt, author, date): an `h1`–`h6`
-/// or an element whose class says title or headline.
+/// or an element whose class or microdata property says title or headline.
 pub fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
     doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && !doc.text(n).is_empty())
 }
@@ -55,7 +60,13 @@ pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String 
     let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
         return link.text.clone();
     };
-    let title = link.text.replacen(&date.text, " ", 1);
+    without_date(&link.text, &date.text)
+}
+
+/// A title whose element holds the item's date too ("Post title 2024-05-01"), without the
+/// date's text and the punctuation left around it.
+pub fn without_date(title: &str, date_text: &str) -> String {
+    let title = title.replacen(date_text, " ", 1);
     let title = collapse_whitespace(&title);
     title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
 }

@@ -21,6 +21,8 @@
 //! Where the engines agree, confidence is high; [`Analysis::report`] lists the candidates with
 //! their scores and votes and says why the winner won, for `inspect`.
 
+pub mod suggest;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset};
