@@ -318,3 +318,50 @@ fn suggested_rules_reproduce_the_auto_items_on_every_corpus_list_page() {
     assert!(failures.is_empty(), "{} of {} pages differ:\n{}", failures.len(), pages.len(), failures.join("\n"));
     eprintln!("{general} of {} suggested rules are general (key paths or positions)", pages.len());
 }
+
+/// The command line: `rule suggest` prints a rule that `extract --algorithm rule --rule FILE`
+/// reads and that gives the items `extract --algorithm auto` gives.
+#[test]
+fn rule_suggest_output_applied_with_the_rule_algorithm_gives_the_auto_items() {
+    let page = common::corpus_dir().join("lists/sitepairs/3Naito3__3naito3.github.io/index.html");
+    let base = "https://lovasblog.github.io/";
+    let output = binary().args(["rule", "suggest", page.to_str().unwrap(), "--base-url", base]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("the rule gives 10 of the 10 items"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let rule_file = dir.path().join("suggested.xml");
+    std::fs::write(&rule_file, &output.stdout).unwrap();
+    let check = binary().args(["rule", "check", rule_file.to_str().unwrap()]).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+
+    let items = |extra: &[&str]| -> Vec<(String, String)> {
+        let output = binary()
+            .args(["extract", page.to_str().unwrap(), "--base-url", base, "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let feed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        feed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["title"].as_str().unwrap_or_default().into(), i["url"].as_str().unwrap_or_default().into()))
+            .collect()
+    };
+    let by_auto = items(&["--algorithm", "auto"]);
+    assert_eq!(by_auto.len(), 10);
+    assert_eq!(items(&["--algorithm", "rule", "--rule", rule_file.to_str().unwrap()]), by_auto);
+}
+
+#[test]
+fn rule_suggest_refuses_a_page_without_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("article.html");
+    std::fs::write(&file, "<html><body><h1>One page</h1><p>Only text, no list of items.</p></body></html>").unwrap();
+    let output = binary().args(["rule", "suggest", file.to_str().unwrap()]).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no item list was found"), "{stderr}");
+}

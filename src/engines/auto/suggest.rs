@@ -65,6 +65,8 @@ struct Anchored {
     title: NodeId,
     /// The date's node, and the attribute it was read from.
     date: Option<(NodeId, Option<String>)>,
+    /// The element with the record's text besides its headline (an excerpt).
+    description: Option<NodeId>,
 }
 
 /// The rule that reproduces the `auto` result of `analysis` on `doc`.
@@ -153,7 +155,8 @@ fn anchor(doc: &Document, analysis: &Analysis, items: &[&Item]) -> Result<Vec<An
                     .find(|n| n.date == date && doc.contains(record, n.node))
                     .map(|n| (n.node, (n.source == TimeSource::Attribute).then(|| n.attribute.clone()).flatten()))
             });
-            Anchored { record, link, title, date }
+            let description = description_node(doc, record, link);
+            Anchored { record, link, title, date, description }
         })
         .collect())
 }
@@ -164,6 +167,7 @@ struct Fields {
     title: Path,
     link: Path,
     date: Option<Path>,
+    description: Option<Path>,
 }
 
 fn fields(doc: &Document, anchored: &[Anchored]) -> Option<Fields> {
@@ -181,12 +185,39 @@ fn fields(doc: &Document, anchored: &[Anchored]) -> Option<Fields> {
             Path::merge_all(&paths)
         })
         .flatten();
-    Some(Fields { title, link, date })
+    let described: Vec<Path> = anchored.iter().filter_map(|a| Path::relative(doc, a.record, a.description?)).collect();
+    let description = (described.len() * 2 > anchored.len()).then(|| Path::merge_all(&described)).flatten();
+    Some(Fields { title, link, date, description })
+}
+
+/// Least text of an excerpt, in characters.
+const MIN_DESCRIPTION_CHARS: usize = 20;
+
+/// The element of the record with the most text that neither holds nor is inside the headline
+/// link (the outermost one of equal text: a summary wrapper rather than its paragraph).
+fn description_node(doc: &Document, record: NodeId, link: NodeId) -> Option<NodeId> {
+    let mut best: Option<(NodeId, usize)> = None;
+    for node in doc.descendants(record) {
+        let skip = doc.tag(node).is_none_or(|t| matches!(t, "script" | "style" | "template" | "noscript" | "a"));
+        if skip || doc.contains(node, link) || doc.contains(link, node) {
+            continue;
+        }
+        let chars = doc.text(node).chars().count();
+        if chars >= MIN_DESCRIPTION_CHARS && best.is_none_or(|(_, most)| chars > most) {
+            best = Some((node, chars));
+        }
+    }
+    best.map(|(node, _)| node)
 }
 
 fn date_path(doc: &Document, anchored: &Anchored) -> Option<Path> {
-    let (node, attribute) = anchored.date.as_ref()?;
-    let mut path = Path::relative(doc, anchored.record, *node)?;
+    let (mut node, mut attribute) = anchored.date.clone()?;
+    // A date shown in a `<time datetime>` is read from the attribute: it is exact.
+    let time = std::iter::once(node).chain(doc.parent(node)).find(|&n| doc.is_tag(n, "time"));
+    if let Some(time) = time.filter(|&t| doc.attr(t, "datetime").is_some() && doc.contains(anchored.record, t)) {
+        (node, attribute) = (time, Some("datetime".to_string()));
+    }
+    let mut path = Path::relative(doc, anchored.record, node)?;
     if let Some(name) = attribute {
         path.steps.push(Step { deep: false, test: Test::Attribute(name.clone()), predicates: Vec::new(), index: None });
     }
@@ -204,6 +235,7 @@ fn subject_rules(
         title: Some(fields.title.clone()),
         link: Some(fields.link.clone()),
         date: fields.date.clone(),
+        description: fields.description.clone(),
         ..ItemRule::new(path)
     };
     if generality == Generality::ThisPage {
@@ -214,6 +246,7 @@ fn subject_rules(
                     title: Path::relative(doc, a.record, a.title).unwrap_or_else(here),
                     link: Path::relative(doc, a.record, a.link).unwrap_or_else(here),
                     date: date_path(doc, a),
+                    description: a.description.and_then(|d| Path::relative(doc, a.record, d)),
                 };
                 SubjectRule { path: Path::of(doc, a.record), title: None, item: item_rule(here(), &own) }
             })
@@ -324,4 +357,43 @@ fn reproduced(expected: &[&Item], page: &Page) -> usize {
 
 fn same(expected: &Item, got: &Item) -> bool {
     expected.link == got.link && expected.title == got.title
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::DateTime;
+
+    use super::*;
+    use crate::engines::auto::analyze;
+    use crate::engines::timepattern::{DateContext, TimePatternDb};
+
+    fn suggestion(html: &str) -> Suggestion {
+        let doc = crate::dom::parse_str(html, &Url::parse("https://example.org/blog/").unwrap()).unwrap();
+        let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T00:00:00Z").unwrap());
+        suggest(&doc, &analyze(&doc, TimePatternDb::builtin(), &context)).unwrap()
+    }
+
+    #[test]
+    fn a_list_by_class_gets_key_paths_with_title_link_date_and_description() {
+        let posts: String = (1..=4)
+            .map(|i| {
+                format!(
+                    r#"<article class="post"><h2><a href="/blog/{i}/">Post {i} has a headline</a></h2>
+                       <time datetime="2024-05-0{i}">May {i}</time><p>The excerpt of post {i}, long enough.</p></article>"#
+                )
+            })
+            .collect();
+        let s = suggestion(&format!(
+            r#"<body><nav><a href="/">Home</a><a href="/about/">About</a></nav><div id="content"><section class="posts">{posts}</section></div></body>"#
+        ));
+        assert_eq!((s.generality, s.reproduced, s.items), (Generality::KeyPaths, 4, 4));
+        let subject = &s.rule.subjects[0];
+        assert_eq!(subject.path.to_string(), "//DIV[@id=content]/SECTION[@class=posts]");
+        let item = &subject.item;
+        assert_eq!(item.path.to_string(), "ARTICLE[@class=post]");
+        assert_eq!(item.title.as_ref().unwrap().to_string(), "H2[0]/A[0]");
+        assert_eq!(item.date.as_ref().unwrap().to_string(), "TIME[0]/@datetime");
+        assert_eq!(item.description.as_ref().unwrap().to_string(), "P[0]");
+        assert_eq!(s.rule.urls[0].as_str(), "https://example.org/blog/");
+    }
 }

@@ -250,8 +250,63 @@ pub fn candidates(doc: &Document, links: &[Link]) -> Vec<Candidate> {
     let main = doc.ids().find(|&n| is_main(doc, n));
     merge(doc, raw)
         .into_iter()
-        .map(|(containers, signature, records)| score(doc, links, &text, main, containers, signature, records))
+        .map(|(mut containers, signature, mut records)| {
+            add_lone_records(doc, &headlines_in, &mut containers, &signature, &mut records);
+            score(doc, links, &text, main, containers, signature, records)
+        })
         .collect()
+}
+
+/// A section of a list that holds a single record (a day with one post, a category with one
+/// paper) is no list of its own: next to the list's containers, a container of their kind
+/// (tag and class words) gives its records of the list's kind too.
+fn add_lone_records(
+    doc: &Document,
+    headlines_in: &impl Fn(NodeId, NodeId) -> usize,
+    containers: &mut Vec<NodeId>,
+    signature: &str,
+    records: &mut Vec<Record>,
+) {
+    let mut parts = signature.split('.');
+    let tag = parts.next().unwrap_or_default();
+    let words: Vec<&str> = parts.collect();
+    let of_kind = |node: NodeId| {
+        doc.tag(node) == Some(tag) && {
+            let own = class_words(doc, node);
+            words.iter().all(|w| own.iter().any(|o| o == w))
+        }
+    };
+    let container_tag = doc.tag(containers[0]);
+    let container_words = class_words(doc, containers[0]);
+    let mut parents: Vec<NodeId> = containers.iter().filter_map(|&c| doc.parent(c)).collect();
+    parents.dedup();
+    let mut found = Vec::new();
+    for parent in parents {
+        for &sibling in doc.children(parent) {
+            if containers.contains(&sibling) || found.iter().any(|r: &Record| r.container == sibling) {
+                continue;
+            }
+            if doc.tag(sibling) != container_tag || class_words(doc, sibling) != container_words {
+                continue;
+            }
+            let members: Vec<NodeId> = doc.children(sibling).iter().copied().filter(|&c| of_kind(c)).collect();
+            for (k, &element) in members.iter().enumerate() {
+                if headlines_in(element, doc.node(element).end) == 0 {
+                    continue;
+                }
+                let end = members.get(k + 1).copied().unwrap_or(doc.node(sibling).end);
+                found.push(Record { container: sibling, element, start: element, end, headline: None });
+            }
+        }
+    }
+    for record in found {
+        if !containers.contains(&record.container) {
+            containers.push(record.container);
+        }
+        records.push(record);
+    }
+    containers.sort();
+    records.sort_by_key(|r| r.start);
 }
 
 /// The clusters of `container`'s children that hold two or more records with headline links.
