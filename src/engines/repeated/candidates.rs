@@ -513,13 +513,13 @@ fn drop_index_links(links: &[Link], records: &mut [Record]) {
             .collect()
     };
     let mut below: HashMap<String, usize> = HashMap::new();
-    let mut seen: HashMap<&Url, ()> = HashMap::new();
+    let mut seen: HashSet<&Url> = HashSet::new();
     for r in records.iter() {
-        if let Some(h) = r.headline {
-            if seen.insert(&links[h].url, ()).is_none() {
-                for folder in folders(&links[h].url) {
-                    *below.entry(folder).or_default() += 1;
-                }
+        if let Some(h) = r.headline
+            && seen.insert(&links[h].url)
+        {
+            for folder in folders(&links[h].url) {
+                *below.entry(folder).or_default() += 1;
             }
         }
     }

@@ -108,14 +108,12 @@ pub fn extract(doc: &Document) -> Extraction {
     Extraction { page, engine: Engine::RepeatedPattern, confidence }
 }
 
+/// A record's date and the time node it was read from (`None` for a date from elsewhere).
+pub type DateOf<'a> = dyn Fn(&Record) -> Option<(chrono::DateTime<chrono::FixedOffset>, Option<TimeNode>)> + 'a;
+
 /// The items of a candidate, one subject per container (titled by the heading before it) when
 /// it has several; `date_of` gives a record's date (and the time node it was read from).
-pub fn subjects(
-    doc: &Document,
-    links: &[Link],
-    candidate: &Candidate,
-    date_of: &dyn Fn(&Record) -> Option<(chrono::DateTime<chrono::FixedOffset>, Option<TimeNode>)>,
-) -> Vec<Subject> {
+pub fn subjects(doc: &Document, links: &[Link], candidate: &Candidate, date_of: &DateOf) -> Vec<Subject> {
     let mut seen: HashSet<Url> = HashSet::new();
     let mut subjects: Vec<Subject> = Vec::new();
     let mut current: Option<NodeId> = None;
@@ -139,12 +137,7 @@ pub fn subjects(
 
 /// A record as a feed item: its headline's text and link, its date, its description (text and
 /// picture) and author.
-pub fn item(
-    doc: &Document,
-    links: &[Link],
-    record: &Record,
-    date_of: &dyn Fn(&Record) -> Option<(chrono::DateTime<chrono::FixedOffset>, Option<TimeNode>)>,
-) -> Option<Item> {
+pub fn item(doc: &Document, links: &[Link], record: &Record, date_of: &DateOf) -> Option<Item> {
     let link = &links[record.headline?];
     let mut date = date_of(record);
     let mut title = title_of(doc, link, date.as_ref().and_then(|(_, node)| node.as_ref()));
