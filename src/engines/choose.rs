@@ -22,7 +22,6 @@ use super::rules::{self, Rule, RuleError, RuleSet};
 use super::template;
 use super::timepattern::{self, DateContext, TimePatternDb, TimePatternError};
 use crate::dom::Document;
-use crate::engines::Engine;
 
 /// A template trained for a site, ready to apply: the rule it was written as (which carries
 /// how many training items each path matched, hence its confidence).
@@ -150,6 +149,7 @@ fn with_feed_fallback(mut choice: Choice, doc: &Document) -> Choice {
 mod tests {
     use super::*;
     use crate::dom::parse_str;
+    use crate::engines::Engine;
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
