@@ -17,20 +17,19 @@ use std::sync::{Arc, PoisonError, RwLock};
 use chrono::{DateTime, Utc};
 use url::Url;
 
-use super::Extraction;
 use super::advertised::advertised_feed;
 use super::auto;
 use super::rules::{self, Rule, RuleError, RuleSet};
+use super::template;
 use super::timepattern::{DateContext, TimePatternDb, TimePatternError};
+use super::{Engine, Extraction};
 use crate::dom::Document;
-use crate::engines::Engine;
 
-/// A template trained for a site, ready to apply: the rule it was written as and how good the
-/// training judged it.
+/// A template trained for a site, ready to apply: the rule it was written as (which carries
+/// how many training items each path matched, hence its confidence).
 #[derive(Debug, Clone)]
 pub struct SiteTemplate {
     pub rule: Rule,
-    pub confidence: f32,
 }
 
 /// What the engine choice made of a page.
@@ -126,10 +125,8 @@ impl Engines {
     /// The engines that need no rule: a trained template, then the `auto` engine.
     fn automatic(&self, doc: &Document, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
         if let Some(template) = template {
-            let mut extraction = rules::apply(&template.rule, doc, now);
+            let extraction = template::extract(&template.rule, doc, now);
             if extraction.page.item_count() > 0 {
-                extraction.engine = Engine::Template;
-                extraction.confidence *= template.confidence;
                 return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
             }
         }
@@ -184,7 +181,7 @@ mod tests {
         let mut shipped = RuleSet::new();
         shipped.add(rule("https://news.example/*", "shipped", "LI"));
         let engines = Engines::new(shipped);
-        let template = SiteTemplate { rule: rule("https://news.example/*", "learned", "//OL/LI"), confidence: 0.8 };
+        let template = SiteTemplate { rule: rule("https://news.example/*", "learned", "//OL/LI") };
 
         let choice = engines.choose(&doc, &page_url, Some(&template), Utc::now());
         assert_eq!(choice.made_by, "shipped rule 'shipped'");
@@ -204,7 +201,9 @@ mod tests {
         let choice = engines.choose(&doc, &other, Some(&template), Utc::now());
         assert_eq!(choice.extraction.engine, Engine::Template);
         assert_eq!(choice.extraction.page.items().next().unwrap().title, "Three");
-        assert_eq!(choice.extraction.confidence, 0.8);
+        // A hand-written rule carries no training support: the template's confidence caps it.
+        let confidence = choice.extraction.confidence;
+        assert!(confidence > 0.0 && confidence <= template::confidence(&template.rule), "{confidence}");
     }
 
     #[test]
