@@ -365,3 +365,52 @@ fn rule_suggest_refuses_a_page_without_a_list() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no item list was found"), "{stderr}");
 }
+
+#[test]
+fn an_article_page_gives_no_items_from_its_related_links() {
+    let related: String = (1..=5)
+        .map(|i| format!(r#"<li><a href="/news/other-{i}/">Another story number {i} you may like</a></li>"#))
+        .collect();
+    let body = "<p>The text of the article, several sentences long, about one thing.</p>".repeat(10);
+    let page = |head: &str| {
+        format!(
+            r#"<html><head>{head}</head><body><main><article><h1>One story</h1>{body}</article>
+            <section class="more"><h2>More stories</h2><ul>{related}</ul></section></main></body></html>"#
+        )
+    };
+    // Without a declaration, the related links look like any undated list.
+    let (items, _) = extract_html(&page(""));
+    assert_eq!(items.len(), 5);
+    // A page that declares itself an article keeps only what dates make.
+    let (items, _) = extract_html(&page(r#"<meta property="og:type" content="article">"#));
+    assert_eq!(items, []);
+    let json_ld = r#"<script type="application/ld+json">{"@type":"NewsArticle","url":"https://example.org/blog/","headline":"One story"}</script>"#;
+    let (items, _) = extract_html(&page(json_ld));
+    assert_eq!(items, []);
+}
+
+/// On the zyte article pages that declare themselves articles, `auto` gives what the time
+/// patterns give (their dated lists, if any): no menus or related links become items.
+#[test]
+fn declared_article_pages_of_the_corpus_get_the_time_pattern_result() {
+    let context = context();
+    let mut checked = 0;
+    for page in corpus::article_pages(&common::corpus_dir()).unwrap().iter().take(40) {
+        let doc = dom::parse(&page.bytes().unwrap(), &page.url, &Default::default()).unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        if !analysis.structured.page_is_article {
+            continue;
+        }
+        checked += 1;
+        let links = |p: &html2rss::model::Page| p.items().map(|i| i.link.clone()).collect::<Vec<_>>();
+        let by_auto = links(&analysis.extraction.page);
+        let undated_list = !by_auto.is_empty() && analysis.extraction.engine == Engine::RepeatedPattern;
+        assert!(!undated_list, "{}: {} undated items", page.id, by_auto.len());
+        let dated = links(&timepattern::extract(&doc, TimePatternDb::builtin(), &context).page);
+        // Either the time patterns' list itself, or repeated records the dated list agrees with.
+        let agreed = matches!(analysis.choice, auto::Choice::Repeated { .. })
+            && analysis.extraction.engine == Engine::TimePattern;
+        assert!(by_auto == dated || agreed, "{}: {by_auto:?} against {dated:?}", page.id);
+    }
+    assert!(checked >= 25, "only {checked} of 40 zyte pages declare themselves articles");
+}

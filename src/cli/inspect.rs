@@ -53,7 +53,7 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     // URL), or has no list of items at all; a list page's "main content" would be the list.
     let declared_article =
         matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
-    let is_article = declared_article || page.subjects.is_empty();
+    let is_article = declared_article || analysis.structured.page_is_article || page.subjects.is_empty();
     // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
     // date by the headline); a list's newest item date is the fallback.
     page.date = article.date().or(page.date);

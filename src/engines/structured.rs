@@ -46,6 +46,19 @@ const ITEM_TYPES: &[&str] = &[
     "ListItem",
 ];
 
+/// schema.org types of articles (a page about one of them is an article page).
+const ARTICLE_TYPES: &[&str] = &[
+    "Article",
+    "BlogPosting",
+    "NewsArticle",
+    "ScholarlyArticle",
+    "TechArticle",
+    "AnalysisNewsArticle",
+    "OpinionNewsArticle",
+    "ReviewNewsArticle",
+    "Report",
+];
+
 /// Where a declaration came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -69,6 +82,9 @@ pub struct Declared {
     pub url: Url,
     pub title: Option<String>,
     pub date: Option<DateTime<FixedOffset>>,
+    /// An article type (`Article`, `BlogPosting`, `NewsArticle` …), not a list entry or product.
+    #[serde(skip)]
+    pub article: bool,
 }
 
 /// What the page declares.
@@ -79,6 +95,9 @@ pub struct Structured {
     pub marks: Vec<Mark>,
     /// JSON-LD items other than the page itself, by URL.
     pub declared: Vec<Declared>,
+    /// The page declares itself one article (`og:type` `article`, or a JSON-LD article about
+    /// the page's own URL): its undated lists are related links, not its items.
+    pub page_is_article: bool,
 }
 
 /// How many marks and URLs of each source, for `inspect`.
@@ -131,10 +150,17 @@ pub fn without_fragment(url: &Url) -> Url {
 pub fn find(doc: &Document, context: &DateContext) -> Structured {
     let mut marks = Vec::new();
     let mut declared = Vec::new();
+    let mut page_is_article = false;
     // The innermost open mark of each source, by the end of its subtree.
     let mut open: HashMap<Source, NodeId> = HashMap::new();
     for id in doc.ids() {
         let Some(tag) = doc.tag(id) else { continue };
+        if tag == "meta" {
+            let property = doc.attr(id, "property").or_else(|| doc.attr(id, "name")).unwrap_or_default();
+            let content = doc.attr(id, "content").unwrap_or_default().trim();
+            page_is_article |= property.eq_ignore_ascii_case("og:type") && content.eq_ignore_ascii_case("article");
+            continue;
+        }
         if tag == "script" {
             let is_json_ld = doc.attr(id, "type").is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"));
             if is_json_ld {
@@ -159,12 +185,13 @@ pub fn find(doc: &Document, context: &DateContext) -> Structured {
             mark(Source::ArticleTime);
         }
     }
-    // The page itself is not one of its items.
+    // The page itself is not one of its items; an article about it makes it an article page.
     let page = without_fragment(&doc.url);
+    page_is_article |= declared.iter().any(|d: &Declared| d.article && without_fragment(&d.url) == page);
     declared.retain(|d: &Declared| without_fragment(&d.url) != page);
     let mut seen = std::collections::HashSet::new();
     declared.retain(|d| seen.insert(without_fragment(&d.url)));
-    Structured { marks, declared }
+    Structured { marks, declared, page_is_article }
 }
 
 /// `http://schema.org/BlogPosting` (or several types) names an item type.
@@ -225,7 +252,8 @@ fn walk(doc: &Document, value: &Value, context: &DateContext, out: &mut Vec<Decl
                         .or_else(|| string(thing, "dateCreated"))
                         .and_then(|d| parse_date(d, context))
                         .map(|d| d.date);
-                    out.push(Declared { url, title, date });
+                    let article = kinds.iter().any(|t| ARTICLE_TYPES.contains(t));
+                    out.push(Declared { url, title, date, article });
                 }
             }
             for (key, child) in map {
@@ -264,6 +292,21 @@ mod tests {
         assert_eq!(found.declared[1].title.as_deref(), Some("B"));
         assert_eq!(found.declared[1].date.unwrap().format("%F").to_string(), "2024-05-02");
         assert!(found.declares_list());
+    }
+
+    #[test]
+    fn a_page_declares_itself_an_article_by_og_type_or_json_ld_about_itself() {
+        let url = Url::parse("https://example.org/news/one/").unwrap();
+        let find_in = |html: &str| find(&crate::dom::parse_str(html, &url).unwrap(), &context());
+        assert!(find_in(r#"<meta property="og:type" content="article">"#).page_is_article);
+        assert!(!find_in(r#"<meta property="og:type" content="website">"#).page_is_article);
+        let about = |url: &str| {
+            format!(r#"<script type="application/ld+json">{{"@type":"BlogPosting","url":"{url}"}}</script>"#)
+        };
+        assert!(find_in(&about("https://example.org/news/one/")).page_is_article);
+        // An article elsewhere is an item the page lists, not the page.
+        let listed = find_in(&about("/news/two/"));
+        assert!(!listed.page_is_article && listed.declared.len() == 1);
     }
 
     #[test]

@@ -142,7 +142,13 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
     ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
 
     let covers_dated = |r: &Ranked| r.time_recall.is_none_or(|recall| recall >= COVERS_DATED_LIST);
+    // An article page's undated lists are its menus, tags and related links: only dates (or
+    // a list the dates agree with) make items there.
+    let article_page = structured.page_is_article;
     let choice = match ranked.first() {
+        _ if article_page && !ranked.first().is_some_and(|r| r.time_vote.is_some_and(|v| v >= AGREES)) => {
+            if time.extraction.page.item_count() > 0 { Choice::TimePattern } else { Choice::Nothing }
+        }
         _ if dated_list && !ranked.iter().any(covers_dated) => Choice::TimePattern,
         Some(_) => Choice::Repeated { rank: 0 },
         None if time.extraction.page.item_count() > 0 => Choice::TimePattern,
@@ -323,7 +329,14 @@ impl Analysis {
     fn reason(&self) -> String {
         let dated = self.time.extraction.page.item_count();
         match self.choice {
+            Choice::Nothing if self.structured.page_is_article => {
+                "no list: the page declares itself an article, and no dates make a list on it".into()
+            }
             Choice::Nothing => "no list: no repeated records with headlines and no dated items".into(),
+            Choice::TimePattern if self.structured.page_is_article => format!(
+                "the page declares itself an article: its dates make a list of {dated} items, its undated \
+                 repeated records are not items"
+            ),
             Choice::TimePattern if self.ranked.is_empty() => {
                 format!("the dates make a list of {dated} items; no repeated records with headlines")
             }
