@@ -18,6 +18,9 @@
 //! patterns found a list that no candidate reproduces (at least half of its items), the dated
 //! list wins: the dates are stronger evidence than a repeated structure that misses them.
 //!
+//! A page that declares itself one article (`og:type` `article`, JSON-LD about itself) keeps
+//! only what the dates make: its undated lists are menus, tags and related links.
+//!
 //! Where the engines agree, confidence is high; [`Analysis::report`] lists the candidates with
 //! their scores and votes and says why the winner won, for `inspect`.
 

@@ -23,7 +23,7 @@
 //!    list sits (sidebars, footers, menus, comment sections, "recent posts" count far less) and
 //!    whether it is inside the page's `<main>`.
 //!
-//! [`analyze`] ranks the candidates and [`extract`] turns the best into items; the `auto` engine
+//! [`analyze`] ranks the candidates and [`subjects`] turns one into items; the `auto` engine
 //! adds the votes of time patterns and structured data before choosing.
 
 mod candidates;
@@ -39,8 +39,7 @@ use crate::dom::{Document, NodeId};
 use crate::engines::links::{Link, page_links};
 use crate::engines::record::{self, is_heading, title_of};
 use crate::engines::timepattern::TimeNode;
-use crate::engines::{Engine, Extraction};
-use crate::model::{Item, Page, Subject};
+use crate::model::{Item, Subject};
 
 /// Longest subject title, in characters: section titles are short.
 const MAX_SUBJECT_CHARS: usize = 40;
@@ -91,21 +90,6 @@ pub fn analyze(doc: &Document) -> Analysis {
     let mut candidates = candidates(doc, &links);
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
     Analysis { links, candidates }
-}
-
-/// The page's items by its repeated structure alone (no dates: the `auto` engine adds them).
-pub fn extract(doc: &Document) -> Extraction {
-    let analysis = analyze(doc);
-    let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
-    let mut confidence = 0.0;
-    if let Some(best) = analysis.candidates.first().filter(|c| c.is_list()) {
-        let mut best = best.clone();
-        add_same_kind(doc, &analysis.links, &mut best);
-        page.subjects = subjects(doc, &analysis.links, &best, &|_| None);
-        let rival = analysis.candidates.get(1).map_or(0.0, |c| c.score);
-        confidence = best.structure_confidence(rival);
-    }
-    Extraction { page, engine: Engine::RepeatedPattern, confidence }
 }
 
 /// A record's date and the time node it was read from (`None` for a date from elsewhere).
