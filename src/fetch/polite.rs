@@ -152,6 +152,22 @@ impl HostPermit {
     pub fn succeeded(&mut self) {
         self.state.failures = 0;
     }
+
+    /// Tell the gate how a request went: a success ends the host's back-off; a failure waits
+    /// as long as the host's `Retry-After` asks, and backs off a host in trouble.
+    pub fn record<T>(&mut self, result: &Result<T, super::FetchError>) {
+        match result {
+            Ok(_) => self.succeeded(),
+            Err(error) => {
+                if let Some(wait) = error.retry_after() {
+                    self.defer(wait);
+                }
+                if error.is_transient() {
+                    self.failed();
+                }
+            }
+        }
+    }
 }
 
 impl Drop for HostPermit {

@@ -235,17 +235,7 @@ async fn polite_fetch(
     validators: &Validators,
 ) -> Result<FetchOutcome, RefreshError> {
     let result = ctx.fetcher.fetch(url, validators).await;
-    match &result {
-        Ok(_) => permit.succeeded(),
-        Err(error) => {
-            if let Some(wait) = error.retry_after() {
-                permit.defer(wait);
-            }
-            if error.is_transient() {
-                permit.failed();
-            }
-        }
-    }
+    permit.record(&result);
     ctx.stats.fetched(result.as_ref().err().map(FetchError::kind));
     Ok(result?)
 }
