@@ -7,6 +7,12 @@
 //! extracted costs no extraction. A failed fetch, or an extraction that suddenly finds nothing,
 //! keeps the last good feed and says so in the source's health.
 //!
+//! A source with full text on then gets the full text of its items ([`enrich_stored`]): the
+//! newest stored items without content have their article pages fetched (through the same
+//! per-host gate as page refreshes) and read by [`crate::engines::enrich`]; the content and
+//! author are stored. A page that fails leaves its item as it was, and is tried again at later
+//! refreshes, [`MAX_ARTICLE_ATTEMPTS`] times in all.
+//!
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
 //! politeness, graceful shutdown.
 
@@ -28,8 +34,11 @@ use crate::engines::Extraction;
 use crate::engines::advertised::read_feed;
 use crate::engines::choose::{Choice, Engines, SiteTemplate};
 use crate::engines::rules::Rule;
+use crate::enrich::{ArticlePages, Outcome};
 use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
-use crate::store::{FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError};
+use crate::store::{
+    ArticleFields, ArticleUpdate, FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError,
+};
 
 pub use changes::FeedChanges;
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
@@ -47,7 +56,30 @@ pub struct RefreshContext {
     pub stats: Stats,
     /// Sources whose feeds this process changed (for the web server's stamp cache).
     pub changes: FeedChanges,
+    /// How full-text sources' item pages are fetched.
+    pub articles: ArticleSettings,
 }
+
+/// How full-text sources' item pages are fetched after a refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArticleSettings {
+    /// Most item pages fetched after one refresh.
+    pub max_per_refresh: usize,
+    /// Item pages of different hosts fetched at once.
+    pub concurrency: usize,
+}
+
+impl ArticleSettings {
+    pub fn from_config(config: &Config) -> ArticleSettings {
+        ArticleSettings {
+            max_per_refresh: config.updater.max_article_fetches,
+            concurrency: config.updater.article_concurrency.max(1),
+        }
+    }
+}
+
+/// An item's article page is tried at most this many times (at this many refreshes).
+pub const MAX_ARTICLE_ATTEMPTS: u32 = 3;
 
 impl RefreshContext {
     /// The context a configuration describes, on an open store: the fetcher, the per-host
@@ -69,6 +101,7 @@ impl RefreshContext {
             },
             stats: Stats::default(),
             changes: FeedChanges::default(),
+            articles: ArticleSettings::from_config(config),
         };
         context.reload_rules().map_err(SetupError::Store)?;
         Ok(context)
@@ -130,6 +163,17 @@ pub struct Refreshed {
     pub merge: Option<MergeReport>,
     /// Which engine made the items, for people (only for [`RefreshOutcome::Extracted`]).
     pub made_by: Option<String>,
+    /// What the full-text step did (only for sources with full text on).
+    pub articles: Option<ArticleRun>,
+}
+
+/// What the full-text step of a refresh did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ArticleRun {
+    /// Items that got content.
+    pub enriched: usize,
+    /// Items whose page failed (fetch, parse, or no content found); they stay as they were.
+    pub failed: usize,
 }
 
 /// Refresh one source now: wait for its host's turn, then [`refresh_claimed`].
@@ -151,7 +195,12 @@ pub async fn refresh_claimed(
 ) -> Result<Refreshed, RefreshError> {
     let started = Instant::now();
     let result = fetch_and_extract(ctx, &source, permit, now).await;
-    let refreshed = record(ctx, &source, result, started, now).await;
+    let mut refreshed = record(ctx, &source, result, started, now).await;
+    if let Ok(done) = &mut refreshed
+        && done.source.settings.full_text
+    {
+        done.articles = enrich_stored(ctx, &done.source, now).await;
+    }
     let outcome = match &refreshed {
         Ok(done) => done.outcome,
         Err(RefreshError::NoItems { .. }) => RefreshOutcome::NoItems,
@@ -362,7 +411,7 @@ async fn record(
                     ..base
                 };
                 let source = store.record_fetch(id, &record)?;
-                Ok(Refreshed { source, outcome, merge, made_by })
+                Ok(Refreshed { source, outcome, merge, made_by, articles: None })
             })
             .await??;
             ctx.changes.touch(id);
@@ -395,13 +444,86 @@ async fn record(
     }
 }
 
+/// Give a full-text source's newest stored items without content the content, author (and
+/// empty titles) of their article pages, with the site's template when the store has one.
+/// Never fails the refresh: a store error is logged and the step skipped.
+pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<Utc>) -> Option<ArticleRun> {
+    let limit = ctx.articles.max_per_refresh;
+    if limit == 0 {
+        return None;
+    }
+    let (store, id, url) = (ctx.store.clone(), source.id, source.url.clone());
+    let wanted = blocking(move || -> Result<_, StoreError> {
+        let items = store.items_without_content(id, limit, MAX_ARTICLE_ATTEMPTS)?;
+        Ok((items, site_template(&store, &url)?))
+    })
+    .await;
+    let (stored, template) = match wanted {
+        Ok(Ok(found)) => found,
+        Ok(Err(error)) => {
+            tracing::warn!("full text for {}: {error}", source.url);
+            return None;
+        }
+        Err(error) => {
+            tracing::warn!("full text for {}: {error}", source.url);
+            return None;
+        }
+    };
+    if stored.is_empty() {
+        return Some(ArticleRun::default());
+    }
+    let (guids, mut items): (Vec<String>, Vec<crate::model::Item>) =
+        stored.into_iter().map(|s| (s.guid, s.item)).unzip();
+    let pages = ArticlePages {
+        fetcher: &ctx.fetcher,
+        gate: &ctx.gate,
+        concurrency: ctx.articles.concurrency,
+        max_pages: limit,
+    };
+    let report = pages.enrich(template.map(|t| Arc::new(t.rule)), &mut items, now).await;
+    let updates: Vec<ArticleUpdate> = guids
+        .into_iter()
+        .zip(items)
+        .zip(&report.outcomes)
+        .filter_map(|((guid, item), outcome)| {
+            let outcome = match *outcome {
+                Outcome::Enriched => Ok(ArticleFields {
+                    content: item.content?,
+                    author: item.author,
+                    title: (!item.title.trim().is_empty()).then_some(item.title),
+                }),
+                Outcome::Failed(failure) => Err(report.failures[failure].1.to_string()),
+                Outcome::Skipped | Outcome::Deferred => return None,
+            };
+            Some(ArticleUpdate { guid, outcome })
+        })
+        .collect();
+    let run = ArticleRun { enriched: report.enriched(), failed: report.failed() };
+    ctx.stats.articles(run.enriched, run.failed);
+    let store = ctx.store.clone();
+    match blocking(move || store.record_articles(id, &updates, now)).await {
+        Ok(Ok(stored)) => {
+            if stored > 0 {
+                ctx.changes.touch(id);
+            }
+        }
+        Ok(Err(error)) => tracing::warn!("full text for {}: {error}", source.url),
+        Err(error) => tracing::warn!("full text for {}: {error}", source.url),
+    }
+    Some(run)
+}
+
 /// Run store work and extraction on the blocking pool, off the async workers.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, RefreshError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| RefreshError::Task(e.to_string()))
 }
 
 /// How long a claimed source stays leased to its worker: longer than any refresh can take
-/// (a page and an advertised feed, each within the fetch timeout, and the extraction).
-pub fn lease_for(fetch_timeout: Duration) -> Duration {
-    fetch_timeout.saturating_mul(2) + Duration::from_secs(60)
+/// (a page and an advertised feed, each within the fetch timeout, the extraction, and for
+/// full-text sources up to `max_article_fetches` item pages, each after the host's delay).
+pub fn lease_for(config: &Config) -> Duration {
+    let fetch = config.fetch.timeout;
+    let article = fetch.saturating_add(config.updater.per_host_delay);
+    let articles = article.saturating_mul(u32::try_from(config.updater.max_article_fetches).unwrap_or(u32::MAX));
+    fetch.saturating_mul(2).saturating_add(articles).saturating_add(Duration::from_secs(60))
 }
