@@ -106,6 +106,9 @@ pub struct UpdaterSection {
     /// Item pages of different hosts fetched at once during one refresh (one host always gets
     /// one request at a time, with `per_host_delay` between them).
     pub article_concurrency: usize,
+    /// Train a template for each site that has a feed (at most once a day per site), which
+    /// the engine choice then uses for the site's pages.
+    pub train_templates: bool,
 }
 
 impl Default for Config {
@@ -159,6 +162,7 @@ impl Default for UpdaterSection {
             shutdown_grace: Duration::from_secs(10),
             max_article_fetches: 20,
             article_concurrency: 4,
+            train_templates: true,
         }
     }
 }

@@ -153,7 +153,10 @@ async fn a_new_url_with_full_1_has_content_for_every_item_in_every_format() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_1_on_a_stored_feed_adds_content_at_the_next_refresh_and_failures_are_kept_and_counted() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let mut config = config(&dir.path().join("feeds.db"));
+    // A delay between requests, so that the test server's clock tells them apart.
+    config.updater.per_host_delay = Duration::from_millis(10);
+    let server = start(&config, false);
     // Four items; the page of the last one is missing.
     let site = gazette(4, 0..3);
     let page = site.url("/");

@@ -99,6 +99,7 @@ fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshCont
         stats: Stats::default(),
         changes: FeedChanges::default(),
         articles: ArticleSettings { max_per_refresh: 10, concurrency: 2 },
+        train_templates: false,
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);
     Arc::new(ctx)

@@ -13,6 +13,9 @@
 //! author are stored. A page that fails leaves its item as it was, and is tried again at later
 //! refreshes, [`MAX_ARTICLE_ATTEMPTS`] times in all.
 //!
+//! A source that is not new then has its site's template trained when one is due
+//! ([`train::train_site`]: at most once a day per site, when the site has a feed).
+//!
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
 //! politeness, graceful shutdown.
 
@@ -20,6 +23,7 @@ pub mod changes;
 pub mod pool;
 pub mod schedule;
 pub mod stats;
+pub mod train;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,6 +62,8 @@ pub struct RefreshContext {
     pub changes: FeedChanges,
     /// How full-text sources' item pages are fetched.
     pub articles: ArticleSettings,
+    /// Train templates for sites that have a feed ([`train::train_site`]).
+    pub train_templates: bool,
 }
 
 /// How full-text sources' item pages are fetched after a refresh.
@@ -102,6 +108,7 @@ impl RefreshContext {
             stats: Stats::default(),
             changes: FeedChanges::default(),
             articles: ArticleSettings::from_config(config),
+            train_templates: config.updater.train_templates,
         };
         context.reload_rules().map_err(SetupError::Store)?;
         Ok(context)
@@ -165,6 +172,9 @@ pub struct Refreshed {
     pub made_by: Option<String>,
     /// What the full-text step did (only for sources with full text on).
     pub articles: Option<ArticleRun>,
+    /// What training the site's template did (only when training is on and the source was
+    /// not new).
+    pub training: Option<train::Training>,
 }
 
 /// What the full-text step of a refresh did.
@@ -196,10 +206,17 @@ pub async fn refresh_claimed(
     let started = Instant::now();
     let result = fetch_and_extract(ctx, &source, permit, now).await;
     let mut refreshed = record(ctx, &source, result, started, now).await;
-    if let Ok(done) = &mut refreshed
-        && done.source.settings.full_text
-    {
-        done.articles = enrich_stored(ctx, &done.source, now).await;
+    if let Ok(done) = &mut refreshed {
+        if done.source.settings.full_text {
+            done.articles = enrich_stored(ctx, &done.source, now).await;
+        }
+        // Not on a first fetch (a reader is waiting for it): from the next refresh on.
+        if ctx.train_templates && !source.fresh {
+            done.training = Some(train::train_site(ctx, &done.source, now).await);
+            if let Some(train::Training::Failed(reason)) = &done.training {
+                tracing::info!("no template for {}: {reason}", done.source.url);
+            }
+        }
     }
     let outcome = match &refreshed {
         Ok(done) => done.outcome,
@@ -411,7 +428,7 @@ async fn record(
                     ..base
                 };
                 let source = store.record_fetch(id, &record)?;
-                Ok(Refreshed { source, outcome, merge, made_by, articles: None })
+                Ok(Refreshed { source, outcome, merge, made_by, articles: None, training: None })
             })
             .await??;
             ctx.changes.touch(id);
@@ -519,11 +536,14 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 }
 
 /// How long a claimed source stays leased to its worker: longer than any refresh can take
-/// (a page and an advertised feed, each within the fetch timeout, the extraction, and for
-/// full-text sources up to `max_article_fetches` item pages, each after the host's delay).
+/// (a page and an advertised feed, each within the fetch timeout, the extraction, for
+/// full-text sources up to `max_article_fetches` item pages, and for training the page, some
+/// feeds and article pages; each fetch after the host's delay).
 pub fn lease_for(config: &Config) -> Duration {
     let fetch = config.fetch.timeout;
-    let article = fetch.saturating_add(config.updater.per_host_delay);
-    let articles = article.saturating_mul(u32::try_from(config.updater.max_article_fetches).unwrap_or(u32::MAX));
+    let one = fetch.saturating_add(config.updater.per_host_delay);
+    let training = if config.updater.train_templates { train::MAX_FETCHES } else { 0 };
+    let fetches = config.updater.max_article_fetches.saturating_add(training);
+    let articles = one.saturating_mul(u32::try_from(fetches).unwrap_or(u32::MAX));
     fetch.saturating_mul(2).saturating_add(articles).saturating_add(Duration::from_secs(60))
 }
