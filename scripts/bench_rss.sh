@@ -7,7 +7,9 @@
 #
 # Two scenarios, each with wrk (Debian's `wrk`) at 64 connections over 2 threads:
 #   hot: requests spread over HOT feeds (readers polling popular feeds: rendered text cached);
-#   all: requests spread over every stored feed (mostly rendered anew from the store).
+#   all: requests spread over every stored feed (mostly rendered anew from the store);
+#   and, as the baseline of the same run, /healthz (the HTTP stack alone): the feed scenarios
+#   are reported as a ratio of its requests/s.
 # Reports requests/s, p50/p99 latency, the server's resident memory (now and peak), and the
 # machine's load average before and after, since other work on the machine skews the figures.
 set -euo pipefail
@@ -73,10 +75,16 @@ run() {
     rps=$(awk '/^Requests\/sec/ {print $2}' "$work/$name.wrk")
     p50=$(awk '$1 == "50%" {print $2}' "$work/$name.wrk")
     p99=$(awk '$1 == "99%" {print $2}' "$work/$name.wrk")
-    echo "   requests/s $rps   p50 $p50   p99 $p99   errors: $(grep -E 'Non-2xx|Socket errors|unexpected' "$work/$name.wrk" | head -4 || true)"
+    local ratio=""
+    [ -n "${baseline_rps:-}" ] && ratio=$(awk -v a="$rps" -v b="$baseline_rps" 'BEGIN {printf "(%.2f of /healthz)", a / b}')
+    echo "   requests/s $rps $ratio  p50 $p50   p99 $p99   errors: $(grep -E 'Non-2xx|Socket errors|unexpected' "$work/$name.wrk" | head -4 || true)"
+    last_rps=$rps
     echo "   server memory: $(memory)  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+echo /healthz > "$work/healthz.txt"
+run healthz "$work/healthz.txt"
+baseline_rps=$last_rps
 run hot "$work/hot.txt"
 if [ "$HOT" -lt "$SOURCES" ]; then
     run all "$work/all.txt"

@@ -19,16 +19,15 @@ use url::Url;
 use super::Extraction;
 use super::advertised::advertised_feed;
 use super::rules::{self, Rule, RuleError, RuleSet};
+use super::template;
 use super::timepattern::{self, DateContext, TimePatternDb, TimePatternError};
 use crate::dom::Document;
-use crate::engines::Engine;
 
-/// A template trained for a site, ready to apply: the rule it was written as and how good the
-/// training judged it.
+/// A template trained for a site, ready to apply: the rule it was written as (which carries
+/// how many training items each path matched, hence its confidence).
 #[derive(Debug, Clone)]
 pub struct SiteTemplate {
     pub rule: Rule,
-    pub confidence: f32,
 }
 
 /// What the engine choice made of a page.
@@ -124,10 +123,8 @@ impl Engines {
     /// The engines that need no rule: a trained template, then time patterns.
     fn automatic(&self, doc: &Document, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
         if let Some(template) = template {
-            let mut extraction = rules::apply(&template.rule, doc, now);
+            let extraction = template::extract(&template.rule, doc, now);
             if extraction.page.item_count() > 0 {
-                extraction.engine = Engine::Template;
-                extraction.confidence *= template.confidence;
                 return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
             }
         }
@@ -152,6 +149,7 @@ fn with_feed_fallback(mut choice: Choice, doc: &Document) -> Choice {
 mod tests {
     use super::*;
     use crate::dom::parse_str;
+    use crate::engines::Engine;
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
@@ -180,7 +178,7 @@ mod tests {
         let mut shipped = RuleSet::new();
         shipped.add(rule("https://news.example/*", "shipped", "LI"));
         let engines = Engines::new(shipped);
-        let template = SiteTemplate { rule: rule("https://news.example/*", "learned", "//OL/LI"), confidence: 0.8 };
+        let template = SiteTemplate { rule: rule("https://news.example/*", "learned", "//OL/LI") };
 
         let choice = engines.choose(&doc, &page_url, Some(&template), Utc::now());
         assert_eq!(choice.made_by, "shipped rule 'shipped'");
@@ -200,7 +198,9 @@ mod tests {
         let choice = engines.choose(&doc, &other, Some(&template), Utc::now());
         assert_eq!(choice.extraction.engine, Engine::Template);
         assert_eq!(choice.extraction.page.items().next().unwrap().title, "Three");
-        assert_eq!(choice.extraction.confidence, 0.8);
+        // A hand-written rule carries no training support: the template's confidence caps it.
+        let confidence = choice.extraction.confidence;
+        assert!(confidence > 0.0 && confidence <= template::confidence(&template.rule), "{confidence}");
     }
 
     #[test]

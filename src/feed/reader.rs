@@ -93,6 +93,16 @@ impl FeedItem {
         self.content.as_ref().and_then(FeedText::text)
     }
 
+    /// The summary as the feed wrote it, and whether it is markup.
+    pub fn summary_markup(&self) -> Option<(&str, bool)> {
+        self.summary.as_ref().map(|t| (t.raw.as_str(), t.html))
+    }
+
+    /// The content as the feed wrote it, and whether it is markup.
+    pub fn content_markup(&self) -> Option<(&str, bool)> {
+        self.content.as_ref().map(|t| (t.raw.as_str(), t.html))
+    }
+
     /// The longest text the feed gives for the item's body: its content, else its summary.
     pub fn body(&self) -> Option<&str> {
         match (self.content(), self.summary()) {

@@ -352,7 +352,7 @@ fn site_template(store: &Store, url: &Url) -> Result<Option<SiteTemplate>, Store
     let Some(host) = url.host_str() else { return Ok(None) };
     let Some(template) = store.template(host)? else { return Ok(None) };
     Ok(match Rule::parse(&template.xml, &format!("template for {host}")) {
-        Ok(rule) => Some(SiteTemplate { rule, confidence: template.confidence }),
+        Ok(rule) => Some(SiteTemplate { rule }),
         Err(error) => {
             tracing::warn!("skipping the template for {host}: {error}");
             None

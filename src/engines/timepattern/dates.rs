@@ -6,7 +6,9 @@
 
 use std::ops::Range;
 
-use chrono::{DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono::{
+    DateTime, Datelike, Duration, FixedOffset, Months, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike,
+};
 use chrono_tz::Tz;
 use serde::Serialize;
 
@@ -26,8 +28,10 @@ pub struct DateContext {
 }
 
 impl DateContext {
-    /// Now, in UTC, with no language.
+    /// Now, in UTC, with no language. Whole seconds: "3 hours ago" is not that precise, and
+    /// feeds show dates to the second.
     pub fn new(now: DateTime<FixedOffset>) -> DateContext {
+        let now = now.with_nanosecond(0).unwrap_or(now);
         DateContext { now, timezone: Tz::UTC, lang: None }
     }
 
