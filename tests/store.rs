@@ -491,6 +491,7 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
         item("One", Some("https://news.example/1"), Some("2024-05-03T10:00:00Z")),
         item("", Some("https://news.example/2"), Some("2024-05-02T10:00:00Z")),
         item("No link", None, Some("2024-05-01T10:00:00Z")),
+        item("Write to us", Some("mailto:desk@news.example"), Some("2024-04-30T10:00:00Z")),
     ];
     store.merge(source.id, &extraction(vec![(None, items.clone())]), at(1)).unwrap();
     let wanted = store.items_without_content(source.id, 10, 2).unwrap();
@@ -520,7 +521,7 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
     assert!(counts.is_empty(), "only sources with full text on are counted: {counts:?}");
     store.update_settings(source.id, &SourceSettings { full_text: true, ..settings() }).unwrap();
     let counts = store.article_counts().unwrap()[&source.id];
-    assert_eq!((counts.items, counts.with_content, counts.failed), (3, 1, 1));
+    assert_eq!((counts.items, counts.with_content, counts.failed), (4, 1, 1));
 
     // Content already there is not replaced; an empty title is filled, a non-empty one kept.
     let again = [

@@ -305,14 +305,15 @@ pub struct ArticleCounts {
 }
 
 impl Store {
-    /// A source's newest items that have a link and no content, and whose article page was
-    /// tried fewer than `max_attempts` times: the ones to enrich, newest first.
+    /// A source's newest items that have an http(s) link and no content, and whose article
+    /// page was tried fewer than `max_attempts` times: the ones to enrich, newest first.
     pub fn items_without_content(&self, id: SourceId, limit: usize, max_attempts: u32) -> Result<Vec<StoredItem>> {
         self.with(|conn| {
             let mut statement = conn.prepare_cached(
                 "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
                  FROM items
-                 WHERE source_id = ?1 AND content IS NULL AND link IS NOT NULL AND article_attempts < ?3
+                 WHERE source_id = ?1 AND content IS NULL AND article_attempts < ?3
+                   AND (link LIKE 'http://%' OR link LIKE 'https://%')
                  ORDER BY date_ts DESC, position, id LIMIT ?2",
             )?;
             let rows = statement

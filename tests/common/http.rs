@@ -137,9 +137,18 @@ impl TestServer {
         self.shared.requests.lock().unwrap().clone()
     }
 
-    /// The requests answered so far, with when each started and ended.
+    /// Every request seen so far, with when it started and ended. A client may have its whole
+    /// answer before the server's thread notes the end, so this waits (briefly) for the
+    /// requests seen to be noted as ended.
     pub fn spans(&self) -> Vec<Span> {
-        self.shared.spans.lock().unwrap().clone()
+        let start = Instant::now();
+        loop {
+            let spans = self.shared.spans.lock().unwrap().clone();
+            if spans.len() >= self.shared.requests.lock().unwrap().len() || start.elapsed() > Duration::from_secs(2) {
+                return spans;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// The most requests that were being answered at the same moment.
