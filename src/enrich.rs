@@ -9,8 +9,9 @@
 //! fetched once per run, whatever number of items link to it. Parsing and extraction run on
 //! the blocking pool, off the async workers, after the host's permit is released.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
@@ -42,7 +43,8 @@ pub enum Outcome {
     Enriched,
     /// Not tried: it has content already, or no http(s) link.
     Skipped,
-    /// Not tried: the run's page budget was spent; a later run may do it.
+    /// Not tried: the run's page budget was spent, or the host asked for a long quiet; a
+    /// later run may do it.
     Deferred,
     /// Its page failed: the index into [`EnrichReport::failures`].
     Failed(usize),
@@ -89,12 +91,42 @@ pub struct ArticlePages<'a> {
     pub concurrency: usize,
     /// Most distinct pages one run fetches; items beyond are [`Outcome::Deferred`].
     pub max_pages: usize,
+    /// Longest quiet a host may ask for (its `Retry-After`, a back-off after errors) before
+    /// its pages are left for a later run ([`Outcome::Deferred`]) instead of waited for.
+    pub patience: Duration,
+}
+
+/// What reading one page gave.
+enum Read {
+    Found(Vec<Found>),
+    /// The host asked for more quiet than the run's patience.
+    HostResting,
+    Failed(EnrichError),
 }
 
 /// One distinct page and the items that link to it.
 struct Wanted {
     url: Url,
     items: Vec<usize>,
+}
+
+/// The pages in an order that takes each host in turn (and keeps each host's own order), so
+/// that the bounded concurrency is not spent waiting for one host's turn while others idle.
+fn alternate_hosts(pages: Vec<Wanted>) -> Vec<Wanted> {
+    let total = pages.len();
+    let mut by_host: Vec<(String, VecDeque<Wanted>)> = Vec::new();
+    for page in pages {
+        let host = page.url.host_str().unwrap_or_default().to_ascii_lowercase();
+        match by_host.iter_mut().find(|(h, _)| *h == host) {
+            Some((_, queue)) => queue.push_back(page),
+            None => by_host.push((host, VecDeque::from([page]))),
+        }
+    }
+    let mut ordered = Vec::with_capacity(total);
+    while ordered.len() < total {
+        ordered.extend(by_host.iter_mut().filter_map(|(_, queue)| queue.pop_front()));
+    }
+    ordered
 }
 
 impl ArticlePages<'_> {
@@ -121,7 +153,7 @@ impl ArticlePages<'_> {
             }
         }
         let requested = wanted.len();
-        let jobs: Vec<_> = wanted
+        let jobs: Vec<_> = alternate_hosts(wanted)
             .into_iter()
             .map(|page| {
                 let hints: Vec<Item> = page.items.iter().map(|&i| items[i].clone()).collect();
@@ -132,12 +164,12 @@ impl ArticlePages<'_> {
                 }
             })
             .collect();
-        let results: Vec<(Wanted, Result<Vec<Found>, EnrichError>)> =
+        let results: Vec<(Wanted, Read)> =
             futures_util::stream::iter(jobs).buffer_unordered(self.concurrency.max(1)).collect().await;
         let mut failures = Vec::new();
         for (page, result) in results {
             match result {
-                Ok(found) => {
+                Read::Found(found) => {
                     let mut no_content = None;
                     for (&index, found) in page.items.iter().zip(found) {
                         outcomes[index] = if found.content.is_some() {
@@ -151,10 +183,15 @@ impl ArticlePages<'_> {
                         };
                     }
                 }
-                Err(error) => {
+                Read::Failed(error) => {
                     failures.push((page.url.clone(), error));
                     for &index in &page.items {
                         outcomes[index] = Outcome::Failed(failures.len() - 1);
+                    }
+                }
+                Read::HostResting => {
+                    for &index in &page.items {
+                        outcomes[index] = Outcome::Deferred;
                     }
                 }
             }
@@ -163,27 +200,46 @@ impl ArticlePages<'_> {
     }
 
     /// Fetch one page in its host's turn, then read it for each item that links to it.
-    async fn read(
-        &self,
-        url: &Url,
-        template: Option<Arc<Rule>>,
-        items: Vec<Item>,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<Found>, EnrichError> {
+    async fn read(&self, url: &Url, template: Option<Arc<Rule>>, items: Vec<Item>, now: DateTime<Utc>) -> Read {
         let response = {
-            let mut permit = self.gate.acquire(url).await;
+            let Some(mut permit) = self.gate.acquire_within(url, self.patience).await else {
+                return Read::HostResting;
+            };
             let result = self.fetcher.get(url).await;
             permit.record(&result);
-            result?
+            match result {
+                Ok(response) => response,
+                Err(error) => return Read::Failed(error.into()),
+            }
         };
         let task_url = url.to_string();
-        tokio::task::spawn_blocking(move || {
+        let found = tokio::task::spawn_blocking(move || {
             let options = ParseOptions { header_charset: response.charset.clone(), ..ParseOptions::default() };
             let doc = dom::parse(&response.body, &response.url, &options)
                 .map_err(|e| EnrichError::Page { url: response.url.to_string(), reason: e.to_string() })?;
             Ok(items.iter().map(|item| read_article(template.as_deref(), item, &doc, now)).collect())
         })
-        .await
-        .map_err(|e| EnrichError::Task { url: task_url, reason: e.to_string() })?
+        .await;
+        match found {
+            Ok(Ok(found)) => Read::Found(found),
+            Ok(Err(error)) => Read::Failed(error),
+            Err(error) => Read::Failed(EnrichError::Task { url: task_url, reason: error.to_string() }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_take_turns_and_keep_their_own_order() {
+        let pages: Vec<Wanted> = ["a/1", "a/2", "a/3", "B/1", "c/1", "b/2"]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Wanted { url: Url::parse(&format!("https://{p}")).unwrap(), items: vec![i] })
+            .collect();
+        let order: Vec<usize> = alternate_hosts(pages).iter().map(|w| w.items[0]).collect();
+        assert_eq!(order, [0, 3, 4, 1, 5, 2]);
     }
 }

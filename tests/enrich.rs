@@ -110,7 +110,13 @@ async fn every_item_of_a_list_gets_content_and_author_politely() {
     assert!(items.iter().all(|i| i.content.is_none() && i.author.is_none()));
 
     let gate = HostGate::new(Duration::from_millis(30), BACKOFF);
-    let pages = ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 4, max_pages: 50 };
+    let pages = ArticlePages {
+        fetcher: &fetcher,
+        gate: &gate,
+        concurrency: 4,
+        max_pages: 50,
+        patience: Duration::from_secs(5),
+    };
     let report = pages.enrich(None, &mut items, Utc::now()).await;
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert_eq!((report.requested, report.enriched()), (8, 8));
@@ -162,7 +168,8 @@ async fn a_page_is_fetched_once_failures_leave_items_alone_and_the_budget_defers
     ];
     let before = items.clone();
     let gate = HostGate::new(Duration::ZERO, BACKOFF);
-    let pages = ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 2, max_pages: 3 };
+    let pages =
+        ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 2, max_pages: 3, patience: Duration::from_secs(5) };
     let report = pages.enrich(Some(Arc::new(template_rule())), &mut items, Utc::now()).await;
 
     // post/0 (twice, one fetch), post/9 (404), post/1: three pages; post/2 is over the budget.
@@ -243,4 +250,33 @@ fn extract_full_text_reads_the_items_local_pages() {
             .iter()
             .all(|i| !i["content_html"].as_str().unwrap_or_default().contains("Paragraph"))
     );
+}
+
+/// A host that answers `503` with `Retry-After: 120` is not asked again in the run: its other
+/// pages are left for a later one, not waited for.
+#[tokio::test]
+async fn a_host_that_asks_for_a_pause_is_left_for_later() {
+    let site = TestServer::start(|_| Reply::status(503).header("Retry-After", "120"));
+    let fetcher = fetcher(vec![("a.test".into(), site.addr)]);
+    let mut items: Vec<Item> = (0..3)
+        .map(|n| {
+            let mut item = Item::new(format!("Item {n}"));
+            item.link = Some(Url::parse(&format!("http://a.test/post/{n}")).unwrap());
+            item
+        })
+        .collect();
+    let gate = HostGate::new(Duration::ZERO, BACKOFF);
+    let pages = ArticlePages {
+        fetcher: &fetcher,
+        gate: &gate,
+        concurrency: 2,
+        max_pages: 10,
+        patience: Duration::from_secs(5),
+    };
+    let started = std::time::Instant::now();
+    let report = pages.enrich(None, &mut items, Utc::now()).await;
+    assert!(started.elapsed() < Duration::from_secs(5), "the pause was not waited out");
+    assert!(matches!(report.outcomes[0], Outcome::Failed(_)), "{report:?}");
+    assert_eq!(report.outcomes[1..], [Outcome::Deferred, Outcome::Deferred]);
+    assert_eq!(site.requests().len(), 1);
 }

@@ -98,7 +98,7 @@ fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshCont
         schedule: schedule(),
         stats: Stats::default(),
         changes: FeedChanges::default(),
-        articles: ArticleSettings { max_per_refresh: 10, concurrency: 2 },
+        articles: ArticleSettings { max_per_refresh: 10, concurrency: 2, patience: Duration::from_secs(5) },
         train_templates: false,
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);

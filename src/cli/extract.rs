@@ -110,6 +110,8 @@ pub fn run(
 const FULL_TEXT_DELAY: Duration = Duration::from_millis(500);
 /// Pages of different hosts fetched at once for `--full-text`.
 const FULL_TEXT_CONCURRENCY: usize = 4;
+/// Longest `Retry-After` or back-off `--full-text` waits out for a host.
+const FULL_TEXT_PATIENCE: Duration = Duration::from_secs(30);
 /// Most item pages `--full-text` fetches.
 const FULL_TEXT_MAX_PAGES: usize = 200;
 
@@ -140,6 +142,7 @@ fn full_text(page: &mut Page, template: Option<Arc<Rule>>, now: DateTime<Utc>) -
             gate: &gate,
             concurrency: FULL_TEXT_CONCURRENCY,
             max_pages: FULL_TEXT_MAX_PAGES,
+            patience: FULL_TEXT_PATIENCE,
         };
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let report = runtime.block_on(pages.enrich(template, &mut items, now));
@@ -148,7 +151,8 @@ fn full_text(page: &mut Page, template: Option<Arc<Rule>>, now: DateTime<Utc>) -
         }
         if report.deferred() > 0 {
             eprintln!(
-                "warning: {} items were left without full text: at most {FULL_TEXT_MAX_PAGES} pages are fetched",
+                "warning: {} items were left without full text: at most {FULL_TEXT_MAX_PAGES} pages are fetched, \
+                 and hosts that ask for a long pause are not waited for",
                 report.deferred()
             );
         }

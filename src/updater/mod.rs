@@ -73,6 +73,9 @@ pub struct ArticleSettings {
     pub max_per_refresh: usize,
     /// Item pages of different hosts fetched at once.
     pub concurrency: usize,
+    /// A host that asks for a longer quiet (`Retry-After`, back-off) is left for a later
+    /// refresh instead of holding the worker.
+    pub patience: Duration,
 }
 
 impl ArticleSettings {
@@ -80,6 +83,8 @@ impl ArticleSettings {
         ArticleSettings {
             max_per_refresh: config.updater.max_article_fetches,
             concurrency: config.updater.article_concurrency.max(1),
+            // Longer than the host's own delay, shorter than any back-off worth its name.
+            patience: config.updater.per_host_delay.saturating_mul(2).max(Duration::from_secs(30)),
         }
     }
 }
@@ -496,6 +501,7 @@ pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<
         gate: &ctx.gate,
         concurrency: ctx.articles.concurrency,
         max_pages: limit,
+        patience: ctx.articles.patience,
     };
     let report = pages.enrich(template.map(|t| Arc::new(t.rule)), &mut items, now).await;
     let updates: Vec<ArticleUpdate> = guids
