@@ -218,8 +218,8 @@ fn extract_full_text_reads_the_items_local_pages() {
     let dir = tempfile::tempdir().unwrap();
     let links: Vec<(String, &str)> = (0..4).map(|n| (format!("post{n}.html"), SUBJECTS[n])).collect();
     std::fs::write(dir.path().join("list.html"), list(&links)).unwrap();
-    for n in 0..4 {
-        std::fs::write(dir.path().join(format!("post{n}.html")), article(n, SUBJECTS[n])).unwrap();
+    for (n, subject) in SUBJECTS.iter().enumerate().take(4) {
+        std::fs::write(dir.path().join(format!("post{n}.html")), article(n, subject)).unwrap();
     }
     let list_path = dir.path().join("list.html");
     let output = Command::new(env!("CARGO_BIN_EXE_html2rss"))
