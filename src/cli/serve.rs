@@ -33,7 +33,12 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
     let listener =
         std::net::TcpListener::bind(&config.listen).with_context(|| format!("cannot listen on {}", config.listen))?;
     let address = listener.local_addr()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        // Blocking work (SQLite, extraction) is bounded by the web and updater semaphores;
+        // tokio's default of 512 threads would only let a burst grow memory.
+        .max_blocking_threads(64)
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         let token = web::admin_token(config.admin_token.as_deref(), &store).context("cannot set up the admin token")?;
         let generated = token.generated.then(|| token.token.clone());

@@ -126,6 +126,9 @@ fn connect(path: &Path) -> Result<Connection> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // 1 MiB of page cache per connection (SQLite's default is 2 MiB): the pool holds up to
+        // POOL_SIZE connections, the OS caches the file anyway, and the server must stay small.
+        conn.pragma_update(None, "cache_size", -1024)?;
         conn.set_prepared_statement_cache_capacity(64);
         Ok(conn)
     };

@@ -8,6 +8,9 @@ use chrono_tz::Tz;
 use super::Rule;
 use crate::engines::timepattern::{self, DateContext};
 
+/// ISO 8601 dates and times without an offset, as `datetime` attributes often give them.
+const MACHINE_FORMATS: &[&str] = &["%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S%.f"];
+
 /// How far into a text the rule's format is tried (dates sit at the start of their nodes).
 const MAX_SCAN_CHARS: usize = 200;
 
@@ -28,6 +31,11 @@ pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTim
     }
     if let Ok(date) = DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)) {
         return Some(date);
+    }
+    // Machine dates without an offset (`datetime="2021-01-14 10:58"`), the common case of
+    // rule date paths: read here, the whole Time Pattern DB need not run.
+    if let Some(local) = MACHINE_FORMATS.iter().find_map(|format| NaiveDateTime::parse_from_str(text, format).ok()) {
+        return in_zone(local, tz);
     }
     let context = DateContext::new(now.fixed_offset()).with_timezone(tz);
     timepattern::parse_date(text, &context).map(|found| found.date)
@@ -129,6 +137,8 @@ mod tests {
             ("6th May 2024, 3:04 pm", "2024-05-06T15:04:00+09:00"),
             ("2020-02-06 23:07:17 +0800 +0800", "2020-02-06T23:07:17+08:00"),
             ("2018-10-22T00:00:00.000Z", "2018-10-22T00:00:00+00:00"),
+            ("2021-01-14 10:58", "2021-01-14T10:58:00+09:00"),
+            ("2021-01-14T10:58:30.250", "2021-01-14T10:58:30.250+09:00"),
             ("Tue, 20 Apr 2021 00:00:00 +0000", "2021-04-20T00:00:00+00:00"),
             // Without a year: the latest such day not after now (2024-03-10).
             ("Jan 14", "2024-01-14T00:00:00+09:00"),
