@@ -4,11 +4,13 @@
 //! - `timepattern`: the paper's ATP, items found by the dates on the page;
 //! - `template`: templates learned from the site's own feed (written as mapping rules);
 //! - `article`: the main content and metadata of an article page;
+//! - `enrich`: items from any engine given the full text of their article pages;
 //! - `choose`: which engine serves a page;
 //! - `advertised`: the page's own feed, read into the model (the last resort of the choice).
 
 pub mod advertised;
 pub mod choose;
+pub mod enrich;
 pub mod rules;
 pub mod template;
 pub mod timepattern;
