@@ -19,7 +19,7 @@ use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
 use html2rss::fetch::{Backoff, FetchConfig, Fetcher, HostGate, Validators};
 use html2rss::store::{SourceSettings, Store};
-use html2rss::updater::{FeedChanges, Pool, PoolConfig, RefreshContext, Schedule, Stats};
+use html2rss::updater::{ArticleSettings, FeedChanges, Pool, PoolConfig, RefreshContext, Schedule, Stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 
@@ -174,6 +174,8 @@ fn main() {
         },
         stats: Stats::default(),
         changes: FeedChanges::default(),
+        articles: ArticleSettings { max_per_refresh: 0, concurrency: 1, patience: Duration::from_secs(5) },
+        train_templates: false,
     });
     let config = PoolConfig {
         fresh_workers: 0,

@@ -100,6 +100,15 @@ pub struct UpdaterSection {
     /// At shutdown, how long refreshes in flight may take to finish before they are abandoned.
     #[serde(deserialize_with = "duration")]
     pub shutdown_grace: Duration,
+    /// For sources with full text: most item pages fetched after one refresh (the newest
+    /// items without content first; the rest wait for the next refresh). 0: none.
+    pub max_article_fetches: usize,
+    /// Item pages of different hosts fetched at once during one refresh (one host always gets
+    /// one request at a time, with `per_host_delay` between them).
+    pub article_concurrency: usize,
+    /// Train a template for each site that has a feed (at most once a day per site), which
+    /// the engine choice then uses for the site's pages.
+    pub train_templates: bool,
 }
 
 impl Default for Config {
@@ -151,6 +160,9 @@ impl Default for UpdaterSection {
             unhealthy_after: Duration::from_secs(3 * 24 * 3600),
             idle_poll: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(10),
+            max_article_fetches: 20,
+            article_concurrency: 4,
+            train_templates: true,
         }
     }
 }
@@ -245,6 +257,9 @@ impl Config {
             return Err(("updater.backoff_base", "is longer than updater.backoff_max".into()));
         }
         positive("updater.idle_poll", u.idle_poll)?;
+        if u.article_concurrency == 0 {
+            return Err(("updater.article_concurrency", "must be at least 1".into()));
+        }
         if let Some(public) = &self.public_url {
             match url::Url::parse(public) {
                 Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod dom;
 pub mod engines;
+pub mod enrich;
 pub mod eval;
 pub mod feed;
 pub mod fetch;

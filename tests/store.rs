@@ -10,7 +10,8 @@ use html2rss::feed::{self, FeedMeta, Format};
 use html2rss::fetch::Validators;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{
-    DueFilter, FetchRecord, Health, NewRule, SCHEMA_VERSION, SourceSettings, Store, StoreError, Template,
+    ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, NewRule, SCHEMA_VERSION, SourceSettings, Store,
+    StoreError, Template,
 };
 use url::Url;
 
@@ -480,4 +481,63 @@ fn leases_resets_reschedules_and_feed_versions() {
     let reset = store.source(id).unwrap().unwrap();
     assert_eq!((reset.body_hash, reset.validators, reset.next_due), (None, Validators::default(), at(20)));
     assert_eq!(store.items(id, 10).unwrap().len(), 1, "a reset keeps the items");
+}
+
+#[test]
+fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_content() {
+    let (_dir, store) = open();
+    let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
+    let items = vec![
+        item("One", Some("https://news.example/1"), Some("2024-05-03T10:00:00Z")),
+        item("", Some("https://news.example/2"), Some("2024-05-02T10:00:00Z")),
+        item("No link", None, Some("2024-05-01T10:00:00Z")),
+        item("Write to us", Some("mailto:desk@news.example"), Some("2024-04-30T10:00:00Z")),
+    ];
+    store.merge(source.id, &extraction(vec![(None, items.clone())]), at(1)).unwrap();
+    let wanted = store.items_without_content(source.id, 10, 2).unwrap();
+    let guids: Vec<String> = wanted.iter().map(|s| s.guid.clone()).collect();
+    assert_eq!(wanted.iter().map(|s| s.item.link.as_ref().unwrap().path()).collect::<Vec<_>>(), ["/1", "/2"]);
+    let version = store.source(source.id).unwrap().unwrap().feed_version;
+
+    let found = |content: &str| {
+        Ok(ArticleFields {
+            content: content.into(),
+            author: Some("Ann".into()),
+            title: Some("Two, from its page".into()),
+        })
+    };
+    let updates = [
+        ArticleUpdate { guid: guids[0].clone(), outcome: found("<p>One in full</p>") },
+        ArticleUpdate { guid: guids[1].clone(), outcome: Err("HTTP 503".into()) },
+    ];
+    assert_eq!(store.record_articles(source.id, &updates, at(2)).unwrap(), 1);
+    let after = store.source(source.id).unwrap().unwrap();
+    assert_eq!((after.feed_version, after.last_change), (version + 1, Some(at(2))));
+    // The failed one is wanted again until it has failed `max_attempts` times.
+    assert_eq!(store.items_without_content(source.id, 10, 2).unwrap().len(), 1);
+    store.record_articles(source.id, &updates[1..], at(3)).unwrap();
+    assert!(store.items_without_content(source.id, 10, 2).unwrap().is_empty());
+    let counts = store.article_counts().unwrap();
+    assert!(counts.is_empty(), "only sources with full text on are counted: {counts:?}");
+    store.update_settings(source.id, &SourceSettings { full_text: true, ..settings() }).unwrap();
+    let counts = store.article_counts().unwrap()[&source.id];
+    assert_eq!((counts.items, counts.with_content, counts.failed), (4, 1, 1));
+
+    // Content already there is not replaced; an empty title is filled, a non-empty one kept.
+    let again = [
+        ArticleUpdate { guid: guids[0].clone(), outcome: found("<p>Other</p>") },
+        ArticleUpdate { guid: guids[1].clone(), outcome: found("<p>Two in full</p>") },
+    ];
+    assert_eq!(store.record_articles(source.id, &again, at(4)).unwrap(), 1);
+    // A later merge of the page (items without content) keeps the stored content and author.
+    store.merge(source.id, &extraction(vec![(None, items)]), at(5)).unwrap();
+    let stored: HashMap<String, Item> =
+        store.items(source.id, 10).unwrap().into_iter().map(|s| (s.guid, s.item)).collect();
+    let one = &stored[&guids[0]];
+    assert_eq!(
+        (one.title.as_str(), one.content.as_deref(), one.author.as_deref()),
+        ("One", Some("<p>One in full</p>"), Some("Ann"))
+    );
+    let two = &stored[&guids[1]];
+    assert_eq!((two.title.as_str(), two.content.as_deref()), ("Two, from its page", Some("<p>Two in full</p>")));
 }

@@ -457,8 +457,8 @@ async fn discover_train_and_enrich_over_http() {
         let local = Url::parse(&server.url(link.path())).unwrap();
         pages.push((link, fetch(local).await));
     }
-    let failures = template::enrich_all(
-        &trained.rule,
+    let failures = html2rss::engines::enrich::enrich_all(
+        Some(&trained.rule),
         &mut items,
         |url| match pages.iter().position(|(l, _)| l == url) {
             Some(i) => match &pages[i].1 {

@@ -15,7 +15,8 @@ use html2rss::engines::rules::RuleSet;
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
 use html2rss::store::{Health, NewRule, Source, SourceSettings, Store};
 use html2rss::updater::{
-    FeedChanges, Pool, PoolConfig, RefreshContext, RefreshError, RefreshOutcome, Schedule, Stats, refresh_source,
+    ArticleSettings, FeedChanges, Pool, PoolConfig, RefreshContext, RefreshError, RefreshOutcome, Schedule, Stats,
+    refresh_source,
 };
 use url::Url;
 
@@ -97,6 +98,8 @@ fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshCont
         schedule: schedule(),
         stats: Stats::default(),
         changes: FeedChanges::default(),
+        articles: ArticleSettings { max_per_refresh: 10, concurrency: 2, patience: Duration::from_secs(5) },
+        train_templates: false,
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);
     Arc::new(ctx)

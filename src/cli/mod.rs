@@ -64,10 +64,11 @@ pub enum Command {
         /// The mapping rule for `--algorithm rule` (default: the shipped rule for the page's URL).
         #[arg(long)]
         rule: Option<PathBuf>,
-        /// A template written by `train`, for `--algorithm template` and `--full-text`.
+        /// A template written by `train`, for `--algorithm template` (and read first by `--full-text`).
         #[arg(long)]
         template: Option<PathBuf>,
-        /// Fetch each item's page and take its content, author and date with `--template`.
+        /// Fetch each item's page (politely: one request at a time per host) and take its
+        /// content, author and missing date, with any algorithm.
         #[arg(long)]
         full_text: bool,
         /// rss, atom or json (JSON Feed 1.1).

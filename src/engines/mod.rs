@@ -8,12 +8,14 @@
 //! - `links`, `record`: what the list engines share (link kinds, reading a record as an item);
 //! - `template`: templates learned from the site's own feed (written as mapping rules);
 //! - `article`: the main content and metadata of an article page;
+//! - `enrich`: items from any engine given the full text of their article pages;
 //! - `choose`: which engine serves a page;
 //! - `advertised`: the page's own feed, read into the model (the last resort of the choice).
 
 pub mod advertised;
 pub mod auto;
 pub mod choose;
+pub mod enrich;
 pub mod links;
 pub mod record;
 pub mod repeated;

@@ -88,6 +88,18 @@ impl HostGate {
         HostPermit { state, min_delay: self.min_delay, backoff: self.backoff }
     }
 
+    /// [`HostGate::acquire`], unless the host asked for more than `patience` of quiet (its
+    /// `Retry-After`, a back-off after errors): `None` then. Waiting for the requests before
+    /// ours to finish does not count against the patience.
+    pub async fn acquire_within(&self, url: &Url, patience: Duration) -> Option<HostPermit> {
+        let state = self.slot(url).lock_owned().await;
+        if state.not_before > Instant::now() + patience {
+            return None;
+        }
+        tokio::time::sleep_until(state.not_before).await;
+        Some(HostPermit { state, min_delay: self.min_delay, backoff: self.backoff })
+    }
+
     /// A permit if the host of `url` may be asked now; else how long to wait. For a scheduler
     /// that would rather do another source than wait.
     pub fn try_acquire(&self, url: &Url) -> Result<HostPermit, HostWait> {
@@ -152,6 +164,22 @@ impl HostPermit {
     pub fn succeeded(&mut self) {
         self.state.failures = 0;
     }
+
+    /// Tell the gate how a request went: a success ends the host's back-off; a failure waits
+    /// as long as the host's `Retry-After` asks, and backs off a host in trouble.
+    pub fn record<T>(&mut self, result: &Result<T, super::FetchError>) {
+        match result {
+            Ok(_) => self.succeeded(),
+            Err(error) => {
+                if let Some(wait) = error.retry_after() {
+                    self.defer(wait);
+                }
+                if error.is_transient() {
+                    self.failed();
+                }
+            }
+        }
+    }
 }
 
 impl Drop for HostPermit {
@@ -203,6 +231,19 @@ mod tests {
         assert_eq!(start.elapsed(), Duration::from_secs(2));
         drop(other);
         assert_eq!(gate.hosts(), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn acquire_within_waits_for_the_delay_but_not_for_a_long_deferral() {
+        let gate = HostGate::new(Duration::from_secs(2), BACKOFF);
+        drop(gate.acquire(&url("https://example.org/a")).await);
+        let start = Instant::now();
+        let mut permit = gate.acquire_within(&url("https://example.org/b"), Duration::from_secs(5)).await.unwrap();
+        assert_eq!(start.elapsed(), Duration::from_secs(2));
+        permit.defer(Duration::from_secs(60));
+        drop(permit);
+        assert!(gate.acquire_within(&url("https://example.org/c"), Duration::from_secs(5)).await.is_none());
+        assert!(gate.acquire_within(&url("https://example.org/c"), Duration::from_secs(61)).await.is_some());
     }
 
     #[tokio::test(start_paused = true)]

@@ -7,7 +7,7 @@
 //! keeps its stored value). Nothing is deleted: an item that scrolled off the page stays in
 //! the feed until newer ones push it out of the newest N.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
@@ -15,7 +15,7 @@ use serde::Serialize;
 use url::Url;
 
 use super::sources::{self, Source, SourceId, engine_name};
-use super::{Result, Rfc3339, Seconds, Store, StoreError, bad_column, seconds};
+use super::{Result, Rfc3339, Seconds, Store, StoreError, bad_column, seconds, unsigned};
 use crate::engines::Extraction;
 use crate::feed;
 use crate::model::{Item, Page, Subject};
@@ -233,27 +233,31 @@ fn newest(conn: &rusqlite::Connection, id: SourceId, limit: usize) -> Result<Vec
         "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
          FROM items WHERE source_id = ?1 ORDER BY date_ts DESC, position, id LIMIT ?2",
     )?;
-    let rows = statement.query_map(params![id.0, i64::try_from(limit).unwrap_or(i64::MAX)], |row| {
-        let link = match row.get::<_, Option<String>>(3)? {
-            Some(link) => Some(Url::parse(&link).map_err(|e| bad_column(3, e))?),
-            None => None,
-        };
-        Ok(StoredItem {
-            guid: row.get(0)?,
-            subject: row.get(1)?,
-            item: Item {
-                title: row.get(2)?,
-                link,
-                date: Some(row.get::<_, Rfc3339>(4)?.0),
-                description: row.get(5)?,
-                content: row.get(6)?,
-                author: row.get(7)?,
-            },
-            first_seen: row.get::<_, Seconds>(8)?.0,
-            last_seen: row.get::<_, Seconds>(9)?.0,
-        })
-    })?;
+    let rows = statement.query_map(params![id.0, i64::try_from(limit).unwrap_or(i64::MAX)], stored_item)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A row of `guid, subject, title, link, date, description, content, author, first_seen,
+/// last_seen`.
+fn stored_item(row: &Row) -> rusqlite::Result<StoredItem> {
+    let link = match row.get::<_, Option<String>>(3)? {
+        Some(link) => Some(Url::parse(&link).map_err(|e| bad_column(3, e))?),
+        None => None,
+    };
+    Ok(StoredItem {
+        guid: row.get(0)?,
+        subject: row.get(1)?,
+        item: Item {
+            title: row.get(2)?,
+            link,
+            date: Some(row.get::<_, Rfc3339>(4)?.0),
+            description: row.get(5)?,
+            content: row.get(6)?,
+            author: row.get(7)?,
+        },
+        first_seen: row.get::<_, Seconds>(8)?.0,
+        last_seen: row.get::<_, Seconds>(9)?.0,
+    })
 }
 
 fn page_of(source: &Source, items: Vec<StoredItem>) -> Page {
@@ -270,4 +274,122 @@ fn page_of(source: &Source, items: Vec<StoredItem>) -> Page {
         }
     }
     page
+}
+
+/// What reading an item's article page gave, for [`Store::record_articles`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArticleUpdate {
+    pub guid: String,
+    /// The page's content (sanitized HTML), author and title; or why it gave none.
+    pub outcome: std::result::Result<ArticleFields, String>,
+}
+
+/// The fields an article page gives a stored item.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ArticleFields {
+    pub content: String,
+    /// Kept only where the item has no author.
+    pub author: Option<String>,
+    /// Kept only where the item's title is empty.
+    pub title: Option<String>,
+}
+
+/// How a full-text source's items stand, for the admin page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ArticleCounts {
+    pub items: u64,
+    /// Items with content.
+    pub with_content: u64,
+    /// Items without content whose last attempt failed.
+    pub failed: u64,
+}
+
+impl Store {
+    /// A source's newest items that have an http(s) link and no content, and whose article
+    /// page was tried fewer than `max_attempts` times: the ones to enrich, newest first.
+    pub fn items_without_content(&self, id: SourceId, limit: usize, max_attempts: u32) -> Result<Vec<StoredItem>> {
+        self.with(|conn| {
+            let mut statement = conn.prepare_cached(
+                "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
+                 FROM items
+                 WHERE source_id = ?1 AND content IS NULL AND article_attempts < ?3
+                   AND (link LIKE 'http://%' OR link LIKE 'https://%')
+                 ORDER BY date_ts DESC, position, id LIMIT ?2",
+            )?;
+            let rows = statement
+                .query_map(params![id.0, i64::try_from(limit).unwrap_or(i64::MAX), max_attempts], stored_item)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Keep what items' article pages gave, in one transaction: content (only for items that
+    /// still have none), author and title where the item has none; a failure only counts the
+    /// attempt and keeps its reason. When content was stored, the feed changed (`last_change`,
+    /// `feed_version`). Returns how many items got content.
+    pub fn record_articles(&self, id: SourceId, updates: &[ArticleUpdate], now: DateTime<Utc>) -> Result<usize> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut stored = 0;
+            {
+                let mut found = tx.prepare_cached(
+                    "UPDATE items SET content = ?3, author = coalesce(author, ?4),
+                            title = CASE WHEN trim(title) = '' AND ?5 IS NOT NULL THEN ?5 ELSE title END,
+                            article_attempts = article_attempts + 1, article_error = NULL
+                     WHERE source_id = ?1 AND guid = ?2 AND content IS NULL",
+                )?;
+                let mut failed = tx.prepare_cached(
+                    "UPDATE items SET article_attempts = article_attempts + 1, article_error = ?3
+                     WHERE source_id = ?1 AND guid = ?2",
+                )?;
+                for update in updates {
+                    match &update.outcome {
+                        Ok(fields) => {
+                            stored += found.execute(params![
+                                id.0,
+                                update.guid,
+                                fields.content,
+                                fields.author,
+                                fields.title
+                            ])?;
+                        }
+                        Err(reason) => {
+                            failed.execute(params![id.0, update.guid, reason])?;
+                        }
+                    }
+                }
+            }
+            if stored > 0 {
+                tx.prepare_cached(
+                    "UPDATE sources SET last_change = ?2, feed_version = feed_version + 1 WHERE id = ?1",
+                )?
+                .execute(params![id.0, seconds(now)])?;
+            }
+            tx.commit()?;
+            Ok(stored)
+        })
+    }
+
+    /// [`ArticleCounts`] of every source that has full text on.
+    pub fn article_counts(&self) -> Result<HashMap<SourceId, ArticleCounts>> {
+        self.with(|conn| {
+            let mut statement = conn.prepare_cached(
+                "SELECT i.source_id, count(*), count(i.content),
+                        coalesce(sum(i.content IS NULL AND i.article_error IS NOT NULL), 0)
+                 FROM items i JOIN sources s ON s.id = i.source_id
+                 WHERE s.full_text
+                 GROUP BY i.source_id",
+            )?;
+            let rows = statement.query_map([], |row| {
+                Ok((
+                    SourceId(row.get(0)?),
+                    ArticleCounts {
+                        items: unsigned(row, 1)?,
+                        with_content: unsigned(row, 2)?,
+                        failed: unsigned(row, 3)?,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
 }

@@ -6,8 +6,11 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use super::{Result, StoreError};
 
-const MIGRATIONS: &[&str] =
-    &[include_str!("migrations/001_initial.sql"), include_str!("migrations/002_refresh_state.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/001_initial.sql"),
+    include_str!("migrations/002_refresh_state.sql"),
+    include_str!("migrations/003_full_text.sql"),
+];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

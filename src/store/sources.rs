@@ -118,6 +118,8 @@ pub struct FeedStamp {
     /// The last change of its items, else when the source was added.
     pub last_modified: DateTime<Utc>,
     pub item_count: u64,
+    /// Whether the source's items get their full text.
+    pub full_text: bool,
 }
 
 /// The outcome of one fetch (and extraction) of a source, as [`Store::record_fetch`] keeps it.
@@ -262,7 +264,7 @@ impl Store {
     /// source's id and what its feed's text depends on. One indexed row, no text columns.
     pub fn feed_stamp(&self, url: &Url) -> Result<Option<FeedStamp>> {
         self.with(|conn| {
-            let sql = "SELECT id, feed_version, update_interval, coalesce(last_change, created), item_count
+            let sql = "SELECT id, feed_version, update_interval, coalesce(last_change, created), item_count, full_text
                        FROM sources WHERE url = ?1";
             let stamp = conn
                 .prepare_cached(sql)?
@@ -273,6 +275,7 @@ impl Store {
                         update_interval: Duration::from_secs(unsigned(row, 2)?),
                         last_modified: row.get::<_, Seconds>(3)?.0,
                         item_count: unsigned(row, 4)?,
+                        full_text: row.get(5)?,
                     })
                 })
                 .optional()?;
@@ -312,6 +315,21 @@ impl Store {
                     duration_secs(settings.update_interval)
                 ])?;
             if changed == 0 { Err(StoreError::NoSuchSource(id.0)) } else { Ok(()) }
+        })
+    }
+
+    /// Turn a source's full text on or off. Turning it on makes the source due at `now` (unless
+    /// it is due earlier), so that the updater soon gives its stored items their full text.
+    /// Returns whether the setting changed.
+    pub fn set_full_text(&self, id: SourceId, on: bool, now: DateTime<Utc>) -> Result<bool> {
+        self.with(|conn| {
+            let changed = conn
+                .prepare_cached(
+                    "UPDATE sources SET full_text = ?2, next_due = CASE WHEN ?2 THEN min(next_due, ?3) ELSE next_due END
+                     WHERE id = ?1 AND full_text IS NOT ?2",
+                )?
+                .execute(params![id.0, on, seconds(now)])?;
+            Ok(changed == 1)
         })
     }
 

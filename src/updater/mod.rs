@@ -7,6 +7,15 @@
 //! extracted costs no extraction. A failed fetch, or an extraction that suddenly finds nothing,
 //! keeps the last good feed and says so in the source's health.
 //!
+//! A source with full text on then gets the full text of its items ([`enrich_stored`]): the
+//! newest stored items without content have their article pages fetched (through the same
+//! per-host gate as page refreshes) and read by [`crate::engines::enrich`]; the content and
+//! author are stored. A page that fails leaves its item as it was, and is tried again at later
+//! refreshes, [`MAX_ARTICLE_ATTEMPTS`] times in all.
+//!
+//! A source that is not new then has its site's template trained when one is due
+//! ([`train::train_site`]: at most once a day per site, when the site has a feed).
+//!
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
 //! politeness, graceful shutdown.
 
@@ -14,6 +23,7 @@ pub mod changes;
 pub mod pool;
 pub mod schedule;
 pub mod stats;
+pub mod train;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,8 +38,11 @@ use crate::engines::Extraction;
 use crate::engines::advertised::read_feed;
 use crate::engines::choose::{Choice, Engines, SiteTemplate};
 use crate::engines::rules::Rule;
+use crate::enrich::{ArticlePages, Outcome};
 use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
-use crate::store::{FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError};
+use crate::store::{
+    ArticleFields, ArticleUpdate, FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError,
+};
 
 pub use changes::FeedChanges;
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
@@ -47,7 +60,37 @@ pub struct RefreshContext {
     pub stats: Stats,
     /// Sources whose feeds this process changed (for the web server's stamp cache).
     pub changes: FeedChanges,
+    /// How full-text sources' item pages are fetched.
+    pub articles: ArticleSettings,
+    /// Train templates for sites that have a feed ([`train::train_site`]).
+    pub train_templates: bool,
 }
+
+/// How full-text sources' item pages are fetched after a refresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArticleSettings {
+    /// Most item pages fetched after one refresh.
+    pub max_per_refresh: usize,
+    /// Item pages of different hosts fetched at once.
+    pub concurrency: usize,
+    /// A host that asks for a longer quiet (`Retry-After`, back-off) is left for a later
+    /// refresh instead of holding the worker.
+    pub patience: Duration,
+}
+
+impl ArticleSettings {
+    pub fn from_config(config: &Config) -> ArticleSettings {
+        ArticleSettings {
+            max_per_refresh: config.updater.max_article_fetches,
+            concurrency: config.updater.article_concurrency.max(1),
+            // Longer than the host's own delay, shorter than any back-off worth its name.
+            patience: config.updater.per_host_delay.saturating_mul(2).max(Duration::from_secs(30)),
+        }
+    }
+}
+
+/// An item's article page is tried at most this many times (at this many refreshes).
+pub const MAX_ARTICLE_ATTEMPTS: u32 = 3;
 
 impl RefreshContext {
     /// The context a configuration describes, on an open store: the fetcher, the per-host
@@ -69,6 +112,8 @@ impl RefreshContext {
             },
             stats: Stats::default(),
             changes: FeedChanges::default(),
+            articles: ArticleSettings::from_config(config),
+            train_templates: config.updater.train_templates,
         };
         context.reload_rules().map_err(SetupError::Store)?;
         Ok(context)
@@ -130,6 +175,20 @@ pub struct Refreshed {
     pub merge: Option<MergeReport>,
     /// Which engine made the items, for people (only for [`RefreshOutcome::Extracted`]).
     pub made_by: Option<String>,
+    /// What the full-text step did (only for sources with full text on).
+    pub articles: Option<ArticleRun>,
+    /// What training the site's template did (only when training is on and the source was
+    /// not new).
+    pub training: Option<train::Training>,
+}
+
+/// What the full-text step of a refresh did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ArticleRun {
+    /// Items that got content.
+    pub enriched: usize,
+    /// Items whose page failed (fetch, parse, or no content found); they stay as they were.
+    pub failed: usize,
 }
 
 /// Refresh one source now: wait for its host's turn, then [`refresh_claimed`].
@@ -151,7 +210,19 @@ pub async fn refresh_claimed(
 ) -> Result<Refreshed, RefreshError> {
     let started = Instant::now();
     let result = fetch_and_extract(ctx, &source, permit, now).await;
-    let refreshed = record(ctx, &source, result, started, now).await;
+    let mut refreshed = record(ctx, &source, result, started, now).await;
+    if let Ok(done) = &mut refreshed {
+        if done.source.settings.full_text {
+            done.articles = enrich_stored(ctx, &done.source, now).await;
+        }
+        // Not on a first fetch (a reader is waiting for it): from the next refresh on.
+        if ctx.train_templates && !source.fresh {
+            done.training = Some(train::train_site(ctx, &done.source, now).await);
+            if let Some(train::Training::Failed(reason)) = &done.training {
+                tracing::info!("no template for {}: {reason}", done.source.url);
+            }
+        }
+    }
     let outcome = match &refreshed {
         Ok(done) => done.outcome,
         Err(RefreshError::NoItems { .. }) => RefreshOutcome::NoItems,
@@ -235,17 +306,7 @@ async fn polite_fetch(
     validators: &Validators,
 ) -> Result<FetchOutcome, RefreshError> {
     let result = ctx.fetcher.fetch(url, validators).await;
-    match &result {
-        Ok(_) => permit.succeeded(),
-        Err(error) => {
-            if let Some(wait) = error.retry_after() {
-                permit.defer(wait);
-            }
-            if error.is_transient() {
-                permit.failed();
-            }
-        }
-    }
+    permit.record(&result);
     ctx.stats.fetched(result.as_ref().err().map(FetchError::kind));
     Ok(result?)
 }
@@ -372,7 +433,7 @@ async fn record(
                     ..base
                 };
                 let source = store.record_fetch(id, &record)?;
-                Ok(Refreshed { source, outcome, merge, made_by })
+                Ok(Refreshed { source, outcome, merge, made_by, articles: None, training: None })
             })
             .await??;
             ctx.changes.touch(id);
@@ -405,13 +466,90 @@ async fn record(
     }
 }
 
+/// Give a full-text source's newest stored items without content the content, author (and
+/// empty titles) of their article pages, with the site's template when the store has one.
+/// Never fails the refresh: a store error is logged and the step skipped.
+pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<Utc>) -> Option<ArticleRun> {
+    let limit = ctx.articles.max_per_refresh;
+    if limit == 0 {
+        return None;
+    }
+    let (store, id, url) = (ctx.store.clone(), source.id, source.url.clone());
+    let wanted = blocking(move || -> Result<_, StoreError> {
+        let items = store.items_without_content(id, limit, MAX_ARTICLE_ATTEMPTS)?;
+        Ok((items, site_template(&store, &url)?))
+    })
+    .await;
+    let (stored, template) = match wanted {
+        Ok(Ok(found)) => found,
+        Ok(Err(error)) => {
+            tracing::warn!("full text for {}: {error}", source.url);
+            return None;
+        }
+        Err(error) => {
+            tracing::warn!("full text for {}: {error}", source.url);
+            return None;
+        }
+    };
+    if stored.is_empty() {
+        return Some(ArticleRun::default());
+    }
+    let (guids, mut items): (Vec<String>, Vec<crate::model::Item>) =
+        stored.into_iter().map(|s| (s.guid, s.item)).unzip();
+    let pages = ArticlePages {
+        fetcher: &ctx.fetcher,
+        gate: &ctx.gate,
+        concurrency: ctx.articles.concurrency,
+        max_pages: limit,
+        patience: ctx.articles.patience,
+    };
+    let report = pages.enrich(template.map(|t| Arc::new(t.rule)), &mut items, now).await;
+    let updates: Vec<ArticleUpdate> = guids
+        .into_iter()
+        .zip(items)
+        .zip(&report.outcomes)
+        .filter_map(|((guid, item), outcome)| {
+            let outcome = match *outcome {
+                Outcome::Enriched => Ok(ArticleFields {
+                    content: item.content?,
+                    author: item.author,
+                    title: (!item.title.trim().is_empty()).then_some(item.title),
+                }),
+                Outcome::Failed(failure) => Err(report.failures[failure].1.to_string()),
+                Outcome::Skipped | Outcome::Deferred => return None,
+            };
+            Some(ArticleUpdate { guid, outcome })
+        })
+        .collect();
+    let run = ArticleRun { enriched: report.enriched(), failed: report.failed() };
+    ctx.stats.articles(run.enriched, run.failed);
+    let store = ctx.store.clone();
+    match blocking(move || store.record_articles(id, &updates, now)).await {
+        Ok(Ok(stored)) => {
+            if stored > 0 {
+                ctx.changes.touch(id);
+            }
+        }
+        Ok(Err(error)) => tracing::warn!("full text for {}: {error}", source.url),
+        Err(error) => tracing::warn!("full text for {}: {error}", source.url),
+    }
+    Some(run)
+}
+
 /// Run store work and extraction on the blocking pool, off the async workers.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, RefreshError> {
     tokio::task::spawn_blocking(f).await.map_err(|e| RefreshError::Task(e.to_string()))
 }
 
 /// How long a claimed source stays leased to its worker: longer than any refresh can take
-/// (a page and an advertised feed, each within the fetch timeout, and the extraction).
-pub fn lease_for(fetch_timeout: Duration) -> Duration {
-    fetch_timeout.saturating_mul(2) + Duration::from_secs(60)
+/// (a page and an advertised feed, each within the fetch timeout, the extraction, for
+/// full-text sources up to `max_article_fetches` item pages, and for training the page, some
+/// feeds and article pages; each fetch after the host's delay).
+pub fn lease_for(config: &Config) -> Duration {
+    let fetch = config.fetch.timeout;
+    let one = fetch.saturating_add(config.updater.per_host_delay);
+    let training = if config.updater.train_templates { train::MAX_FETCHES } else { 0 };
+    let fetches = config.updater.max_article_fetches.saturating_add(training);
+    let articles = one.saturating_mul(u32::try_from(fetches).unwrap_or(u32::MAX));
+    fetch.saturating_mul(2).saturating_add(articles).saturating_add(Duration::from_secs(60))
 }

@@ -53,7 +53,7 @@ impl PoolConfig {
         PoolConfig {
             fresh_workers: config.updater.fresh_workers,
             workers: config.updater.workers,
-            lease: super::lease_for(config.fetch.timeout),
+            lease: super::lease_for(config),
             idle_poll: config.updater.idle_poll,
             // Waiting out a host's delay is worth it when it is short.
             host_patience: config.updater.per_host_delay.saturating_mul(2).max(Duration::from_secs(5)),

@@ -61,6 +61,8 @@ pub struct Stats {
     items_new: AtomicU64,
     items_changed: AtomicU64,
     refresh_millis: AtomicU64,
+    articles_enriched: AtomicU64,
+    articles_failed: AtomicU64,
 }
 
 /// A copy of the counters.
@@ -73,6 +75,10 @@ pub struct StatsSnapshot {
     pub items_changed: u64,
     /// Time spent in refreshes, all together.
     pub refresh_seconds: f64,
+    /// Items of full-text sources that got their article's content.
+    pub articles_enriched: u64,
+    /// Items whose article page failed (fetch, parse, or no content found).
+    pub articles_failed: u64,
 }
 
 impl Stats {
@@ -95,6 +101,12 @@ impl Stats {
         self.items_changed.fetch_add(changed as u64, Ordering::Relaxed);
     }
 
+    /// Items enriched with their article's content, and items whose article page failed.
+    pub fn articles(&self, enriched: usize, failed: usize) {
+        self.articles_enriched.fetch_add(enriched as u64, Ordering::Relaxed);
+        self.articles_failed.fetch_add(failed as u64, Ordering::Relaxed);
+    }
+
     pub fn snapshot(&self) -> StatsSnapshot {
         let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
         StatsSnapshot {
@@ -108,6 +120,8 @@ impl Stats {
             items_new: load(&self.items_new),
             items_changed: load(&self.items_changed),
             refresh_seconds: load(&self.refresh_millis) as f64 / 1000.0,
+            articles_enriched: load(&self.articles_enriched),
+            articles_failed: load(&self.articles_failed),
         }
     }
 }

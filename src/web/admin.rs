@@ -5,6 +5,7 @@
 //! the rule forms send their requests. Askama escapes every value, so page titles, URLs and
 //! error messages from the web are shown as text.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use actix_web::http::StatusCode;
@@ -16,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::{AppState, auth, plain, store_error};
 use crate::feed::Format;
-use crate::store::{Health, Source, Stats};
+use crate::store::{ArticleCounts, Health, Source, SourceId, Stats};
 
 const CSS: &str = include_str!("../../static/admin.css");
 const JS: &str = include_str!("../../static/admin.js");
@@ -64,6 +65,8 @@ struct SourceRow {
     took: String,
     status: String,
     items: u64,
+    /// Empty when full text is off; else how many items have content, and failures.
+    full_text: String,
     next_due: When,
     error: String,
     health: &'static str,
@@ -157,10 +160,11 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let store = state.ctx.store.clone();
     let loaded = state
         .blocking(move || -> crate::store::Result<_> {
-            Ok((store.stats(Utc::now())?, store.sources()?, store.rules()?, store.templates()?))
+            let articles = store.article_counts()?;
+            Ok((store.stats(Utc::now())?, store.sources()?, store.rules()?, store.templates()?, articles))
         })
         .await;
-    let (stats, mut sources, rules, templates) = match loaded {
+    let (stats, mut sources, rules, templates, articles) = match loaded {
         Ok(Ok(loaded)) => loaded,
         Ok(Err(error)) => return store_error(error),
         Err(response) => return response,
@@ -171,7 +175,7 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let start = (page_number - 1) * PAGE_SIZE;
     let origin = state.origin(&request);
     let rows: Vec<SourceRow> =
-        sources.iter().skip(start).take(PAGE_SIZE).map(|s| source_row(&state, &origin, s)).collect();
+        sources.iter().skip(start).take(PAGE_SIZE).map(|s| source_row(&state, &origin, s, &articles)).collect();
     let link = |n: usize| {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
         if !health.is_empty() {
@@ -230,7 +234,18 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     html(StatusCode::OK, page.render())
 }
 
-fn source_row(state: &AppState, origin: &str, source: &Source) -> SourceRow {
+fn source_row(
+    state: &AppState,
+    origin: &str,
+    source: &Source,
+    articles: &HashMap<SourceId, ArticleCounts>,
+) -> SourceRow {
+    let full_text = match (source.settings.full_text, articles.get(&source.id)) {
+        (false, _) => String::new(),
+        (true, None) => "on".into(),
+        (true, Some(c)) if c.failed > 0 => format!("{} of {} ({} failed)", c.with_content, c.items, c.failed),
+        (true, Some(c)) => format!("{} of {}", c.with_content, c.items),
+    };
     SourceRow {
         url: source.url.to_string(),
         feed: state.feed_url(origin, &source.url, Format::Rss),
@@ -241,6 +256,7 @@ fn source_row(state: &AppState, origin: &str, source: &Source) -> SourceRow {
         took: source.last_duration.map(|d| format!("{} ms", d.as_millis())).unwrap_or_default(),
         status: source.http_status.map(|s| s.to_string()).unwrap_or_else(|| "–".into()),
         items: source.item_count,
+        full_text,
         next_due: When::of(Some(source.next_due)),
         error: source.error.clone().unwrap_or_default(),
         health: source.health.as_str(),

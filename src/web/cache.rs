@@ -158,6 +158,7 @@ mod tests {
             update_interval: Duration::from_secs(60),
             last_modified: DateTime::<Utc>::MIN_UTC,
             item_count: 1,
+            full_text: false,
         }
     }
 

@@ -97,6 +97,9 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     }
     family(&mut out, "html2rss_refresh_seconds_total", "counter", "Time spent refreshing sources.");
     let _ = writeln!(out, "html2rss_refresh_seconds_total {:.3}", updater.refresh_seconds);
+    family(&mut out, "html2rss_articles_total", "counter", "Item pages read for full text, by outcome.");
+    let _ = writeln!(out, "html2rss_articles_total{{outcome=\"enriched\"}} {}", updater.articles_enriched);
+    let _ = writeln!(out, "html2rss_articles_total{{outcome=\"failed\"}} {}", updater.articles_failed);
     family(&mut out, "html2rss_items_new_total", "counter", "Items seen for the first time.");
     let _ = writeln!(out, "html2rss_items_new_total {}", updater.items_new);
     family(&mut out, "html2rss_items_changed_total", "counter", "Known items whose fields changed.");

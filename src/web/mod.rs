@@ -66,7 +66,7 @@ impl WebSettings {
             public_url: config.public_url.as_deref().and_then(|u| Url::parse(u).ok()),
             feed_cache_size: config.feed_cache_size,
             default_interval: config.updater.default_interval,
-            lease: lease_for(config.fetch.timeout),
+            lease: lease_for(config),
         }
     }
 }

@@ -1,4 +1,12 @@
-//! `GET /rss?url=U[&format=rss|atom|json][&token=T]`: the feed of a page.
+//! `GET /rss?url=U[&format=rss|atom|json][&full=1][&token=T]`: the feed of a page.
+//!
+//! `full=1` turns full text on for the page's source (items get the content and author of
+//! their article pages; see [`crate::updater::enrich_stored`]). It is a setting of the source,
+//! not of the request: one page has one feed, rendered and cached once for every reader, and
+//! `full=1` never turns full text off. A new URL asked for with `full=1` gets its items'
+//! content in its first fetch; a stored source that had it off is made due at once, and the
+//! updater's next refresh adds the content, which changes the feed's `ETag` (until then readers
+//! get the feed as it was, and `304` for it).
 //!
 //! A stored feed is answered from the store, through the cache of rendered feeds, with a strong
 //! `ETag` and `Last-Modified` and `304` for readers that have it already. A URL not stored yet
@@ -36,16 +44,25 @@ struct RssQuery {
     url: Url,
     format: Format,
     token: Option<String>,
+    /// `full=1`: turn full text on for the source.
+    full: bool,
 }
 
 impl RssQuery {
     fn parse(query: &str) -> Result<RssQuery, String> {
-        let (mut url, mut format, mut token) = (None, Format::Rss, None);
+        let (mut url, mut format, mut token, mut full) = (None, Format::Rss, None, false);
         for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
             match name.as_ref() {
                 "url" => url = Some(value.into_owned()),
                 "format" => format = value.parse()?,
                 "token" => token = Some(value.into_owned()),
+                "full" => {
+                    full = match value.as_ref() {
+                        "1" | "true" | "yes" | "on" => true,
+                        "0" | "false" | "no" | "off" | "" => false,
+                        other => return Err(format!("`full={other}`: use full=1 for full text")),
+                    }
+                }
                 _ => {}
             }
         }
@@ -59,7 +76,7 @@ impl RssQuery {
         }
         // The fragment is never sent to the server: one page, one feed.
         url.set_fragment(None);
-        Ok(RssQuery { url, format, token })
+        Ok(RssQuery { url, format, token, full })
     }
 }
 
@@ -83,12 +100,34 @@ pub async fn feed(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     };
     let stamp = match stamp {
         Some(stamp) if stamp.item_count > 0 => stamp,
-        _ => match first_fetch(&request, &state, &query.url).await {
+        _ => match first_fetch(&request, &state, &query.url, query.full).await {
             Ok(stamp) => stamp,
             Err(response) => return response,
         },
     };
+    if query.full
+        && !stamp.full_text
+        && let Err(response) = turn_on_full_text(&state, stamp).await
+    {
+        return response;
+    }
     stored(&request, &state, &query, stamp).await
+}
+
+/// Turn full text on for a stored source and make it due, so that the updater adds the
+/// content of its items at its next look (woken now).
+async fn turn_on_full_text(state: &web::Data<AppState>, stamp: FeedStamp) -> Result<(), HttpResponse> {
+    let store = state.ctx.store.clone();
+    let changed =
+        state.blocking(move || store.set_full_text(stamp.id, true, Utc::now())).await?.map_err(store_error)?;
+    if changed {
+        // The kept stamps say "off" until they are read again.
+        state.ctx.changes.touch(stamp.id);
+        if let Some(pool) = &state.pool {
+            pool.wake();
+        }
+    }
+    Ok(())
 }
 
 /// The stamp of a stored feed: kept from an earlier request while its source is unchanged,
@@ -110,7 +149,12 @@ async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<Fe
 }
 
 /// Fetch a new URL now (or join the fetch already running for it) and return its stamp.
-async fn first_fetch(request: &HttpRequest, state: &web::Data<AppState>, url: &Url) -> Result<FeedStamp, HttpResponse> {
+async fn first_fetch(
+    request: &HttpRequest,
+    state: &web::Data<AppState>,
+    url: &Url,
+    full_text: bool,
+) -> Result<FeedStamp, HttpResponse> {
     let flight = {
         let mut flights = state.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match flights.get(url) {
@@ -129,7 +173,7 @@ async fn first_fetch(request: &HttpRequest, state: &web::Data<AppState>, url: &U
                     }
                     return Err(response);
                 }
-                let flight = start_flight(state, url);
+                let flight = start_flight(state, url, full_text);
                 flights.insert(url.clone(), flight.clone());
                 flight
             }
@@ -161,11 +205,11 @@ async fn first_fetch(request: &HttpRequest, state: &web::Data<AppState>, url: &U
 }
 
 /// Start the first fetch of `url` on the server's runtime.
-fn start_flight(state: &web::Data<AppState>, url: &Url) -> Flight {
+fn start_flight(state: &web::Data<AppState>, url: &Url, full_text: bool) -> Flight {
     let task_state = state.clone();
     let task_url = url.clone();
     let task = state.runtime.spawn(async move {
-        let result = first_refresh(&task_state, &task_url).await;
+        let result = first_refresh(&task_state, &task_url, full_text).await;
         task_state.flights.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&task_url);
         result.map_err(Arc::new)
     });
@@ -175,10 +219,11 @@ fn start_flight(state: &web::Data<AppState>, url: &Url) -> Flight {
 /// Add the source (leased, so the updater leaves it to us), refresh it, and forget it again
 /// when it gave no feed: a URL that never worked is not kept for the updater. (A source that
 /// was stored already but has no items yet, e.g. added while the server was down, is kept.)
-async fn first_refresh(state: &AppState, url: &Url) -> Result<(), RefreshError> {
+/// With `full_text`, a new source has full text on, and the refresh adds its items' content.
+async fn first_refresh(state: &AppState, url: &Url, full_text: bool) -> Result<(), RefreshError> {
     let ctx = &state.ctx;
     let now = Utc::now();
-    let settings = SourceSettings { rule: None, full_text: false, update_interval: state.settings.default_interval };
+    let settings = SourceSettings { rule: None, full_text, update_interval: state.settings.default_interval };
     let (store, add_url, lease) = (ctx.store.clone(), url.clone(), state.settings.lease);
     let (source, created) =
         tokio::task::spawn_blocking(move || store.add_source_leased(&add_url, &settings, now, lease))
@@ -335,14 +380,16 @@ mod tests {
     fn the_query_is_checked_with_reasons() {
         let ok = RssQuery::parse("url=https%3A%2F%2Fexample.org%2Fnews%3Fa%3D1%23top&format=atom&token=t").unwrap();
         assert_eq!(
-            (ok.url.as_str(), ok.format, ok.token.as_deref()),
-            ("https://example.org/news?a=1", Format::Atom, Some("t"))
+            (ok.url.as_str(), ok.format, ok.token.as_deref(), ok.full),
+            ("https://example.org/news?a=1", Format::Atom, Some("t"), false)
         );
+        assert!(RssQuery::parse("url=https%3A%2F%2Fexample.org%2F&full=1").unwrap().full);
         for (query, reason) in [
             ("", "missing the `url` parameter"),
             ("url=not%20a%20url", "is not a valid URL"),
             ("url=file%3A%2F%2F%2Fetc%2Fpasswd", "only http and https"),
             ("url=https%3A%2F%2Fexample.org%2F&format=pdf", "unknown feed format 'pdf'"),
+            ("url=https%3A%2F%2Fexample.org%2F&full=please", "use full=1"),
         ] {
             let error = RssQuery::parse(query).err().unwrap();
             assert!(error.contains(reason), "{query}: {error}");

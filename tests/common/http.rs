@@ -19,6 +19,20 @@ pub struct Request {
     pub at: Instant,
 }
 
+/// When a request was being answered: from its arrival to the end of its answer.
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub path: String,
+    pub start: Instant,
+    pub end: Instant,
+}
+
+impl Span {
+    pub fn overlaps(&self, other: &Span) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+}
+
 impl Request {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
@@ -70,6 +84,7 @@ type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
 struct Shared {
     handler: Box<Handler>,
     requests: Mutex<Vec<Request>>,
+    spans: Mutex<Vec<Span>>,
     stop: AtomicBool,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
@@ -89,6 +104,7 @@ impl TestServer {
         let shared = Arc::new(Shared {
             handler: Box::new(handler),
             requests: Mutex::new(Vec::new()),
+            spans: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             in_flight: AtomicUsize::new(0),
             max_in_flight: AtomicUsize::new(0),
@@ -119,6 +135,20 @@ impl TestServer {
 
     pub fn requests(&self) -> Vec<Request> {
         self.shared.requests.lock().unwrap().clone()
+    }
+
+    /// Every request seen so far, with when it started and ended. A client may have its whole
+    /// answer before the server's thread notes the end, so this waits (briefly) for the
+    /// requests seen to be noted as ended.
+    pub fn spans(&self) -> Vec<Span> {
+        let start = Instant::now();
+        loop {
+            let spans = self.shared.spans.lock().unwrap().clone();
+            if spans.len() >= self.shared.requests.lock().unwrap().len() || start.elapsed() > Duration::from_secs(2) {
+                return spans;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// The most requests that were being answered at the same moment.
@@ -178,6 +208,7 @@ fn serve(shared: &Shared, stream: TcpStream) {
     let reply = (shared.handler)(&request);
     answer(shared, stream, reply);
     shared.in_flight.fetch_sub(1, Ordering::SeqCst);
+    shared.spans.lock().unwrap().push(Span { path: request.path, start: request.at, end: Instant::now() });
 }
 
 fn head(status: u16, headers: &[(String, String)]) -> String {

@@ -1,8 +1,8 @@
 //! Using a template: list pages give their items (the learned item path, or, on list pages of
 //! another layout than the training page — archives, categories — the links that have the
-//! shape of the site's item links); article pages give one item with its full content; and
-//! items from any engine get content, author and date from their article pages. Where the
-//! template finds nothing on an article page, the generic article extractor
+//! shape of the site's item links); article pages give one item with its full content, which
+//! is also what items from any engine get from their article pages ([`crate::engines::enrich`]).
+//! Where the template finds nothing on an article page, the generic article extractor
 //! ([`crate::engines::article`]) does.
 
 use std::collections::HashMap;
@@ -65,7 +65,7 @@ pub fn extract(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
     if is_article {
         // The template's own fields count for the confidence; the generic extractor fills in.
         let found = template_article(rule, doc, now).map_or(0.0, |item| article_fields_found(rule, &item));
-        let item = article_item(rule, doc, now, &article::Hints::default());
+        let item = article_item(Some(rule), doc, now, &article::Hints::default());
         let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
         page.date = item.date;
         page.subjects.push(Subject { title: None, items: vec![item] });
@@ -306,10 +306,10 @@ pub fn template_article(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Opti
 }
 
 /// An article page as one item: what the template's article part finds, and what it does not
-/// find (or everything, without an article part) from the generic article extractor, which the
-/// item's title and description (when known) guide to the right text.
-pub fn article_item(rule: &Rule, doc: &Document, now: DateTime<Utc>, hints: &article::Hints) -> Item {
-    let mut item = template_article(rule, doc, now).unwrap_or_else(|| {
+/// find (or everything, without a template or an article part) from the generic article
+/// extractor, which the item's title and description (when known) guide to the right text.
+pub fn article_item(rule: Option<&Rule>, doc: &Document, now: DateTime<Utc>, hints: &article::Hints) -> Item {
+    let mut item = rule.and_then(|rule| template_article(rule, doc, now)).unwrap_or_else(|| {
         let mut empty = Item::new("");
         empty.link = Some(doc.url.clone());
         empty
@@ -361,52 +361,4 @@ pub fn content_text(rule: &Rule, doc: &Document) -> Option<String> {
     let text: Vec<String> =
         path.select(doc, doc.root()).iter().map(|t| t.text(doc)).filter(|t| !t.is_empty()).collect();
     (!text.is_empty()).then(|| text.join(" "))
-}
-
-/// Give an item what its article page says: the content (always, when found), and the
-/// author, date and title where the item has none. The template's article part first; the
-/// generic article extractor, guided by the item's title and description, where the template
-/// finds nothing. Whether any content was found.
-pub fn enrich(rule: &Rule, item: &mut Item, doc: &Document, now: DateTime<Utc>) -> bool {
-    let hints = article::Hints {
-        title: (!item.title.is_empty()).then(|| item.title.clone()),
-        description: item.description.clone(),
-        ..article::Hints::default()
-    };
-    let found = article_item(rule, doc, now, &hints);
-    if found.content.is_some() {
-        item.content = found.content;
-    }
-    if item.author.is_none() {
-        item.author = found.author;
-    }
-    if item.date.is_none() {
-        item.date = found.date;
-    }
-    if item.title.is_empty() {
-        item.title = found.title;
-    }
-    item.content.is_some()
-}
-
-/// [`enrich`] every item that has a link, loading its article page with `load` (fetching is
-/// the caller's: a closure over the fetcher, a cache, or local files). Pages that fail to load
-/// are returned with their errors; their items stay as they were.
-pub fn enrich_all<E>(
-    rule: &Rule,
-    items: &mut [Item],
-    mut load: impl FnMut(&Url) -> Result<Document, E>,
-    now: DateTime<Utc>,
-) -> Vec<(Url, E)> {
-    let mut failures = Vec::new();
-    for item in items.iter_mut() {
-        let Some(link) = item.link.clone() else { continue };
-        match load(&link) {
-            Ok(doc) => {
-                enrich(rule, item, &doc, now);
-            }
-            Err(e) => failures.push((link, e)),
-        }
-    }
-    failures
 }

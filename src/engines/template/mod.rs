@@ -8,7 +8,8 @@
 //! - [`article`]: labeling article pages (the Dice paper's bottom-up bigram algorithm in
 //!   [`dice`], the data-objects paper's semantic density in [`density`]) and inducing the
 //!   `<article>` part by the most frequent best rule;
-//! - [`apply`]: using a template on list pages, article pages, and items from any engine;
+//! - [`apply`]: using a template on list pages and article pages (and, through
+//!   [`crate::engines::enrich`], on the article pages of items from any engine);
 //! - [`text`], [`dates`], [`links`], [`paths`]: comparisons, dates, link shapes, paths.
 //!
 //! A template is a [`Rule`]: its `<subject>`/`<item>` describe the list pages, its
@@ -32,7 +33,7 @@ use crate::dom::Document;
 use crate::engines::rules::{ArticleRule, Field, Place, Rule, SubjectRule, Support};
 use crate::feed::reader::TrainingFeed;
 
-pub use apply::{article_item, content_text, enrich, enrich_all, extract, list_items, template_article};
+pub use apply::{article_item, content_text, extract, list_items, template_article};
 
 use dates::DateReader;
 use links::{LinkShape, Site};
