@@ -15,7 +15,7 @@ use url::Url;
 use crate::dom::Document;
 use crate::engines::rules::{self, Rule, RuleSet};
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
-use crate::engines::{Extraction, enrich, template};
+use crate::engines::{Extraction, auto, enrich, template};
 use crate::enrich::ArticlePages;
 use crate::feed::{self, FeedMeta, Format};
 use crate::fetch::{Backoff, FetchConfig, Fetcher, HostGate};
@@ -24,7 +24,7 @@ use crate::model::{Item, Page};
 /// Which engine extracts the items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Algorithm {
-    /// The best engine for the page (for now: time patterns).
+    /// Time patterns, repeated patterns and structured data together.
     #[default]
     Auto,
     /// A mapping rule: `--rule FILE`, or the shipped rule whose `<url>` matches the page.
@@ -41,7 +41,8 @@ impl Algorithm {
     /// `template` (required).
     pub fn extract(self, doc: &Document, rule: Option<&Rule>, context: &DateContext) -> anyhow::Result<Extraction> {
         Ok(match self {
-            Algorithm::Auto | Algorithm::Timepattern => timepattern::extract(doc, TimePatternDb::builtin(), context),
+            Algorithm::Auto => auto::extract(doc, TimePatternDb::builtin(), context),
+            Algorithm::Timepattern => timepattern::extract(doc, TimePatternDb::builtin(), context),
             Algorithm::Rule => {
                 let shipped;
                 let rule = match rule {

@@ -8,7 +8,8 @@ use url::Url;
 use crate::dom::EncodingSource;
 use crate::engines::Engine;
 use crate::engines::article::{self, DateSource, Hints};
-use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb, extract::GroupReport};
+use crate::engines::auto;
+use crate::engines::timepattern::{DateContext, TimeNode, TimePatternDb, extract::GroupReport};
 use crate::model::Page;
 
 /// The page model with the page's main content when it is an article page.
@@ -28,6 +29,9 @@ struct Inspection {
     time_nodes: Vec<TimeNode>,
     /// The time nodes grouped by pattern, each group's blocks with their scores.
     groups: Vec<GroupReport>,
+    /// The `auto` engine's choice: the repeated-record candidates with their scores and the
+    /// votes of the dates and the structured data, and why the winner won.
+    auto: auto::Report,
     engine: Engine,
     confidence: f32,
     encoding_source: EncodingSource,
@@ -41,14 +45,15 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     let source = super::load(source, base_url)?;
     let doc = source.parse()?;
     let context = DateContext::new(Utc::now().fixed_offset());
-    let analysis = timepattern::analyze(&doc, TimePatternDb::builtin(), &context);
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+    let report = analysis.report(&doc);
     let mut page = analysis.extraction.page;
     let article = article::extract(&doc, &Hints::default());
     // An article page says so in its metadata (a publication date in meta tags, JSON-LD or its
     // URL), or has no list of items at all; a list page's "main content" would be the list.
     let declared_article =
         matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
-    let is_article = declared_article || page.subjects.is_empty();
+    let is_article = declared_article || analysis.structured.page_is_article || page.subjects.is_empty();
     // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
     // date by the headline); a list's newest item date is the fallback.
     page.date = article.date().or(page.date);
@@ -56,8 +61,9 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
         if is_article { (article.content_html, article.content_text) } else { (None, None) };
     let inspection = Inspection {
         page: InspectedPage { page, content_html, content_text },
-        time_nodes: analysis.time_nodes,
-        groups: analysis.groups,
+        time_nodes: analysis.time.time_nodes,
+        groups: analysis.time.groups,
+        auto: report,
         engine: analysis.extraction.engine,
         confidence: analysis.extraction.confidence,
         encoding_source: doc.encoding_source,

@@ -8,7 +8,9 @@ use chrono::Utc;
 use clap::Subcommand;
 use url::Url;
 
+use crate::engines::auto::{self, suggest, suggest::Generality};
 use crate::engines::rules::{self, Mark, MarkField, Rule, UrlPattern};
+use crate::engines::timepattern::{DateContext, TimePatternDb};
 
 #[derive(Debug, Subcommand)]
 pub enum RuleCommand {
@@ -31,6 +33,14 @@ pub enum RuleCommand {
         /// `<url>` patterns of the pages the rule serves (`*` wildcards).
         #[arg(long = "url", value_parser = parse_url_pattern)]
         urls: Vec<UrlPattern>,
+    },
+    /// Print the rule that reproduces the `auto` engine's items on a page, to freeze and edit.
+    Suggest {
+        /// The page: a URL or a local file.
+        source: String,
+        /// Where a local file lives, for resolving its links.
+        #[arg(long)]
+        base_url: Option<Url>,
     },
     /// Check rule files: print each one's errors with file, line and column.
     Check {
@@ -57,6 +67,23 @@ pub fn run(command: RuleCommand) -> anyhow::Result<()> {
             let items = rules::apply(&rule, &doc, Utc::now()).page.item_count();
             eprintln!("the rule finds {items} items on {}", doc.url);
             write!(std::io::stdout().lock(), "{}", rule.to_xml()).context("cannot write the rule")?;
+            Ok(())
+        }
+        RuleCommand::Suggest { source, base_url } => {
+            let doc = super::load(&source, base_url.as_ref())?.parse()?;
+            let context = DateContext::new(Utc::now().fixed_offset());
+            let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+            let suggestion = suggest::suggest(&doc, &analysis)?;
+            let reach = match suggestion.generality {
+                Generality::KeyPaths => "by class and id paths",
+                Generality::Positions => "by positions on the page; pages laid out otherwise need edits",
+                Generality::ThisPage => "item by item: it serves this page only; edit it to generalize",
+            };
+            eprintln!(
+                "the rule gives {} of the {} items of the auto engine on {} ({reach})",
+                suggestion.reproduced, suggestion.items, doc.url
+            );
+            write!(std::io::stdout().lock(), "{}", suggestion.rule.to_xml()).context("cannot write the rule")?;
             Ok(())
         }
         RuleCommand::Check { files } => {

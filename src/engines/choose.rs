@@ -5,7 +5,8 @@
 //!    finds nothing, that is reported ("rule stopped matching"), not papered over by a guess;
 //! 2. a template trained for the site (`engines::template` writes templates as mapping rules;
 //!    the store keeps them per site) — when it finds nothing, the next engines may;
-//! 3. time patterns (the paper's ATP), which need nothing but dates on the page;
+//! 3. the `auto` engine: time patterns (the paper's ATP), which need nothing but dates on the
+//!    page, together with repeated records (ARP) and structured data, which find undated lists;
 //! 4. when none of these finds items, the page's own advertised feed, if it has one. Reading it
 //!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
 //!    fetches it and reads it with [`super::advertised::read_feed`].
@@ -16,11 +17,12 @@ use std::sync::{Arc, PoisonError, RwLock};
 use chrono::{DateTime, Utc};
 use url::Url;
 
-use super::Extraction;
 use super::advertised::advertised_feed;
+use super::auto;
 use super::rules::{self, Rule, RuleError, RuleSet};
 use super::template;
-use super::timepattern::{self, DateContext, TimePatternDb, TimePatternError};
+use super::timepattern::{DateContext, TimePatternDb, TimePatternError};
+use super::{Engine, Extraction};
 use crate::dom::Document;
 
 /// A template trained for a site, ready to apply: the rule it was written as (which carries
@@ -120,7 +122,7 @@ impl Engines {
         with_feed_fallback(choice, doc)
     }
 
-    /// The engines that need no rule: a trained template, then time patterns.
+    /// The engines that need no rule: a trained template, then the `auto` engine.
     fn automatic(&self, doc: &Document, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
         if let Some(template) = template {
             let extraction = template::extract(&template.rule, doc, now);
@@ -129,11 +131,13 @@ impl Engines {
             }
         }
         let context = DateContext::new(now.fixed_offset());
-        Choice {
-            extraction: timepattern::extract(doc, self.time_patterns(), &context),
-            made_by: "the time-pattern engine".into(),
-            advertised_feed: None,
-        }
+        let extraction = auto::extract(doc, self.time_patterns(), &context);
+        // `auto` names the engine whose evidence made the list.
+        let made_by = match extraction.engine {
+            Engine::TimePattern => "the time-pattern engine",
+            _ => "the repeated-pattern engine",
+        };
+        Choice { extraction, made_by: made_by.into(), advertised_feed: None }
     }
 }
 
@@ -149,7 +153,6 @@ fn with_feed_fallback(mut choice: Choice, doc: &Document) -> Choice {
 mod tests {
     use super::*;
     use crate::dom::parse_str;
-    use crate::engines::Engine;
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
@@ -237,6 +240,29 @@ mod tests {
         );
         assert_eq!(choice.extraction.page.item_count(), 4);
         assert!(choice.extraction.confidence > 0.0);
+        assert!(choice.advertised_feed.is_none());
+    }
+
+    #[test]
+    fn an_undated_list_is_found_by_its_repeated_records() {
+        let page_url = url("https://undated.example/essays/");
+        let items: String = (1..=6)
+            .map(|i| format!(r#"<li class="essay"><a href="/essays/{i}/">Essay number {i}, on something</a></li>"#))
+            .collect();
+        let html = format!(
+            r#"<html><head><title>Essays</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+            <body><nav><a href="/">Home</a> <a href="/about/">About</a></nav><ul class="essays">{items}</ul></body></html>"#
+        );
+        let doc = parse_str(&html, &page_url).unwrap();
+        let choice = Engines::new(RuleSet::new()).choose(&doc, &page_url, None, Utc::now());
+        assert_eq!(
+            (choice.extraction.engine, choice.made_by.as_str()),
+            (Engine::RepeatedPattern, "the repeated-pattern engine")
+        );
+        let links: Vec<&str> = choice.extraction.page.items().filter_map(|i| i.link.as_ref()).map(Url::path).collect();
+        assert_eq!(links, ["/essays/1/", "/essays/2/", "/essays/3/", "/essays/4/", "/essays/5/", "/essays/6/"]);
+        assert!(choice.extraction.confidence > 0.0);
+        // Items were found: the advertised feed is not needed.
         assert!(choice.advertised_feed.is_none());
     }
 

@@ -2,6 +2,10 @@
 //!
 //! - `rules`: the paper's SAMR, mapping rules written in XML;
 //! - `timepattern`: the paper's ATP, items found by the dates on the page;
+//! - `repeated`: the paper's ARP, items found by the page's repeated record structure;
+//! - `structured`: items the page declares (JSON-LD, microdata, microformats, `<article>`);
+//! - `auto`: time patterns, repeated patterns and structured data together;
+//! - `links`, `record`: what the list engines share (link kinds, reading a record as an item);
 //! - `template`: templates learned from the site's own feed (written as mapping rules);
 //! - `article`: the main content and metadata of an article page;
 //! - `enrich`: items from any engine given the full text of their article pages;
@@ -9,9 +13,14 @@
 //! - `advertised`: the page's own feed, read into the model (the last resort of the choice).
 
 pub mod advertised;
+pub mod auto;
 pub mod choose;
 pub mod enrich;
+pub mod links;
+pub mod record;
+pub mod repeated;
 pub mod rules;
+pub mod structured;
 pub mod template;
 pub mod timepattern;
 

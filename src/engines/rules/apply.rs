@@ -7,6 +7,7 @@ use url::Url;
 
 use super::{Field, ItemRule, Rule, parse_date};
 use crate::dom::{Document, NodeId};
+use crate::engines::record::without_date;
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
 use crate::path::{Path, Target};
@@ -68,21 +69,36 @@ fn extract_item(
         None => first_link(doc, node).unzip(),
     };
     hit(spec.link.is_some() && link.is_some());
-    let title = match &spec.title {
-        Some(path) => first_text(doc, path, node),
+    let title_node = match &spec.title {
+        Some(path) => path.select(doc, node).into_iter().find(|t| !t.text(doc).is_empty()),
         // Without a title path, the text of the link.
-        None => anchor.flatten().map(|a| doc.text(a)).filter(|t| !t.is_empty()),
+        None => anchor.flatten().map(Target::Node).filter(|t| !t.text(doc).is_empty()),
     };
+    let mut title = title_node.map(|t| t.text(doc));
     hit(spec.title.is_some() && title.is_some());
     if title.is_none() && link.is_none() {
         return None;
     }
+    let mut date = None;
+    if let Some(path) = &spec.date {
+        date = path.select(doc, node).into_iter().find_map(|t| Some((t, parse_date(&t.text(doc), rule, now)?)));
+        hit(date.is_some());
+    }
+    // A title element that holds the date shown ("Post title Jun 3, 2024") gives the title
+    // without it, as the time-pattern engine reads such titles.
+    if let (Some(Target::Node(title_node)), Some((Target::Node(date_node), _))) = (title_node, date)
+        && title_node != date_node
+        && doc.contains(title_node, date_node)
+        && let Some(text) = title.as_mut()
+    {
+        let stripped = without_date(text, &doc.text(date_node));
+        if !stripped.is_empty() {
+            *text = stripped;
+        }
+    }
     let mut item = Item::new(title.unwrap_or_default());
     item.link = link;
-    if let Some(path) = &spec.date {
-        item.date = path.select(doc, node).iter().find_map(|t| parse_date(&t.text(doc), rule, now));
-        hit(item.date.is_some());
-    }
+    item.date = date.map(|(_, d)| d);
     if let Some(path) = &spec.author {
         item.author = first_text(doc, path, node);
         hit(item.author.is_some());

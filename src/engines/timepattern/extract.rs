@@ -42,26 +42,18 @@ use super::blocks::{self, Block};
 use super::dates::{DateContext, Precision};
 use super::db::TimePatternDb;
 use super::discover::{self, TimeNode, TimeSource};
-use super::links::{Link, page_links};
-use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::dom::{Document, NodeId};
+use crate::engines::links::{Link, page_links};
+use crate::engines::record::{self, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, is_heading, title_of};
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
 
 /// Longest subject title, in characters: section titles are short.
 const MAX_SUBJECT_CHARS: usize = 40;
-/// Longest description kept, in characters.
-const MAX_DESCRIPTION_CHARS: usize = 1000;
 /// A record of one item holds at most this many dates ("created", "updated", "original").
 const MAX_DATES_PER_RECORD: usize = 3;
 /// How far (in slots) an item's headline may be from its date in a singleton block.
 const SINGLETON_WINDOW: isize = 3;
-
-/// Class/id words of containers that hold no item list of the page (a class word that starts
-/// with one: `sidebar-left`, `widget_recent_entries`, `commentlist`).
-const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
-/// Class/id words of containers that usually repeat other lists ("recent posts").
-const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
-const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
 
 /// What the engine saw on a page: the time nodes, the groups and blocks with their scores,
 /// and the extraction.
@@ -730,69 +722,15 @@ impl PageView<'_> {
         Some(item)
     }
 
-    /// The item's text without its title, its dates and its "read more" / tag links; plain
-    /// text, HTML-escaped (a feed description is HTML).
+    /// The item's text without its title, its dates and its "read more" / tag links.
     fn description(&self, record: &Record, headline: &Link) -> Option<String> {
-        let doc = self.doc;
-        // A link that wraps the whole item gives up only its heading; otherwise the link goes,
-        // with its heading when the heading is only the link.
-        let title_node = match heading_inside(doc, headline.node) {
-            Some(heading) => heading,
-            None => doc
-                .parent(headline.node)
-                .filter(|&p| is_heading(doc, p) && doc.text(p) == headline.text)
-                .unwrap_or(headline.node),
-        };
-        let mut skip: Vec<NodeId> = vec![title_node];
-        skip.extend(record.dates.iter().map(|&d| self.nodes[d].node));
-        let from = self.links.partition_point(|l| l.node < record.start);
-        skip.extend(
-            self.links[from..].iter().take_while(|l| l.node < record.end).filter(|l| !l.is_headline()).map(|l| l.node),
-        );
-        let mut parts: Vec<String> = Vec::new();
-        let mut i = record.start.0;
-        while i < record.end.0 {
-            let id = NodeId(i);
-            let node = doc.node(id);
-            let hidden = doc.tag(id).is_some_and(|t| matches!(t, "script" | "style" | "template" | "noscript"));
-            if skip.contains(&id) || hidden || is_share_widget(doc, id) {
-                i = node.end.0;
-                continue;
-            }
-            if let Some(text) = doc.text_node(id) {
-                let text = collapse_whitespace(text);
-                if !text.is_empty() {
-                    parts.push(text);
-                }
-            }
-            i += 1;
-        }
-        let text = parts.join(" ");
-        let text = text.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c));
-        if text.chars().count() < 2 {
-            return None;
-        }
-        let text: String = if text.chars().count() > MAX_DESCRIPTION_CHARS {
-            text.chars().take(MAX_DESCRIPTION_CHARS).collect::<String>() + "…"
-        } else {
-            text.to_string()
-        };
-        Some(escape_html(&text))
+        let dates: Vec<NodeId> = record.dates.iter().map(|&d| self.nodes[d].node).collect();
+        record::description(self.doc, self.links, record.start, record.end, headline, &dates)
     }
 
-    /// An author named in the item (`rel=author`, `itemprop=author`, class `author`).
+    /// An author named in the item.
     fn author(&self, record: &Record) -> Option<String> {
-        let doc = self.doc;
-        (record.start.0..record.end.0).map(NodeId).find_map(|id| {
-            let marked = doc.attr(id, "rel").is_some_and(|r| r.split_whitespace().any(|w| w == "author"))
-                || doc.attr(id, "itemprop").is_some_and(|p| p == "author")
-                || doc.attr(id, "class").is_some_and(|c| c.split_whitespace().any(|w| w == "author" || w == "byline"));
-            if !marked {
-                return None;
-            }
-            let name = doc.text(id);
-            (!name.is_empty() && name.chars().count() <= 60).then_some(name)
-        })
+        record::author(self.doc, record.start, record.end)
     }
 
     /// The subject title of a block (paper: FindSubject): the nearest heading before the
@@ -902,56 +840,6 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
     chosen
 }
 
-/// Whether a word of the element's `class` or `id` starts with one of `keywords`.
-fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {
-    ["class", "id"].iter().filter_map(|a| doc.attr(node, a)).any(|value| {
-        value
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .any(|w| keywords.iter().any(|k| w.to_ascii_lowercase().starts_with(k)))
-    })
-}
-
-fn is_heading(doc: &Document, node: NodeId) -> bool {
-    doc.tag(node).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
-}
-
-/// A heading inside a link that wraps a whole item (title, excerpt, author, date): an `h1`–`h6`
-/// or an element whose class says title or headline.
-fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
-    doc.descendants(link).find(|&n| {
-        let titled = doc.attr(n, "class").is_some_and(|c| {
-            let c = c.to_ascii_lowercase();
-            c.contains("title") || c.contains("headline")
-        });
-        (is_heading(doc, n) || titled) && !doc.text(n).is_empty()
-    })
-}
-
-/// The headline's text: its heading when the link wraps a whole item, else the link's text
-/// without the date when the date is inside the link.
-fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
-    if let Some(heading) = heading_inside(doc, link.node) {
-        return doc.text(heading);
-    }
-    let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
-        return link.text.clone();
-    };
-    let title = link.text.replacen(&date.text, " ", 1);
-    let title = collapse_whitespace(&title);
-    title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
-}
-
-/// "Share on …" buttons and social widgets: not the item's text.
-fn is_share_widget(doc: &Document, id: NodeId) -> bool {
-    ["class", "id"].iter().any(|a| {
-        doc.attr(id, a).is_some_and(|v| {
-            let v = v.to_ascii_lowercase();
-            v.contains("share") || v.contains("social")
-        })
-    })
-}
-
 fn median_gap(positions: &[usize]) -> usize {
     let mut gaps: Vec<usize> = positions.windows(2).map(|w| w[1].saturating_sub(w[0])).collect();
     if gaps.is_empty() {
@@ -959,18 +847,4 @@ fn median_gap(positions: &[usize]) -> usize {
     }
     gaps.sort();
     gaps[gaps.len() / 2]
-}
-
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }

@@ -12,7 +12,6 @@ pub mod dates;
 pub mod db;
 pub mod discover;
 pub mod extract;
-mod links;
 
 pub use dates::{DateContext, ParsedDate, Precision, find_dates, parse_date};
 pub use db::{Order, Pattern, TimePatternDb, TimePatternError, Unit};

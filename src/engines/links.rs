@@ -187,10 +187,19 @@ fn is_generic(text: &str) -> bool {
         // Empty, a page number, "»", "#".
         return true;
     }
-    // "3 Comments", "评论(2)", "Leave a comment"; not a headline that is about comments.
+    // "3 Comments", "评论(2)", "Leave a comment"; not a headline that is about comments
+    // ("在bash文件中寫comment"): the comment word is a word of its own, give or take a count
+    // or a plural, with at most two short words around it.
     let chars = core.chars().count();
     let counted = core.chars().any(|c| c.is_ascii_digit());
-    let comment = (chars <= 16 || (counted && chars <= 24)) && COMMENT_WORDS.iter().any(|w| core.contains(w));
+    let comment = (chars <= 16 || (counted && chars <= 24)) && {
+        let words: Vec<&str> = core.split_whitespace().collect();
+        let is_comment_word = |word: &str| {
+            COMMENT_WORDS.iter().any(|w| word.contains(w) && word.chars().count() <= w.chars().count() + 4)
+        };
+        let others = words.iter().filter(|w| !is_comment_word(w)).count();
+        others < words.len() && others <= 2 && words.iter().all(|w| is_comment_word(w) || w.chars().count() <= 5)
+    };
     GENERIC.contains(&core) || comment
 }
 
@@ -204,8 +213,13 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
         .map(|s| s.filter(|s| !s.is_empty()).map(|s| s.to_ascii_lowercase()).collect())
         .unwrap_or_default();
     // `/tags/rust/`, `/blog/category/news/world/`, `/page/2/`: a taxonomy word followed by
-    // a name or two (not `/upload/user/1/2020-7-2/report.pdf`).
-    if segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3) {
+    // a name or two (not `/upload/user/1/2020-7-2/report.pdf`). Names of categories, tags and
+    // authors are a few words; a slug of four or more words is a post filed under one
+    // (`/topics/retail/google-survey-finds-retailers-struggle`).
+    let slug = segments.last().is_some_and(|s| s.split(['-', '_']).filter(|w| !w.is_empty()).count() >= 4);
+    if !slug
+        && segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3)
+    {
         return true;
     }
     // Date archives: /2021/ or /2021/05/.
@@ -219,10 +233,12 @@ const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool) -> f32 {
     // CJK characters carry about two Latin letters' worth of a title each.
-    let weight: usize = text.chars().map(|c| if super::db::is_cjk(c) { 2 } else { 1 }).sum();
-    let mut quality = (1.0 + weight.min(160) as f32).ln();
+    let weight: usize = text.chars().map(|c| if crate::engines::timepattern::db::is_cjk(c) { 2 } else { 1 }).sum();
+    // Past a long title's length, more text is a teaser, not more of a headline.
+    let mut quality = (1.0 + weight.min(100) as f32).ln();
+    // A link that wraps a whole card names its title inside (a heading, a title class).
     let in_heading = doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
-        || doc.descendants(id).any(|d| doc.tag(d).is_some_and(|t| HEADINGS.contains(&t)));
+        || crate::engines::record::heading_inside(doc, id).is_some();
     if in_heading {
         quality += 2.0;
     }
@@ -272,5 +288,20 @@ mod tests {
             ]
         );
         assert!(links[0].quality > links[7].quality, "a heading link beats a thumbnail");
+    }
+
+    #[test]
+    fn headlines_about_comments_or_filed_under_a_topic_stay_headlines() {
+        let doc = crate::dom::parse_str(
+            r##"<a href="/p/1#comments">No comments</a> <a href="/p/2">评论(2)</a> <a href="/p/3">Leave a Comment</a>
+            <a href="/2021/03/21/bash-comment/">在bash文件中寫comment</a>
+            <a href="/topics/retail/google-survey-finds-retailers-struggle">Retailers struggle</a>
+            <a href="/topics/retail/">Retail</a>"##,
+            &Url::parse("https://example.org/news/").unwrap(),
+        )
+        .unwrap();
+        let kinds: Vec<LinkKind> = page_links(&doc).iter().map(|l| l.kind).collect();
+        use LinkKind::*;
+        assert_eq!(kinds, [Generic, Generic, Generic, Headline, Headline, Taxonomy]);
     }
 }

@@ -1,0 +1,391 @@
+//! The `auto` engine: time patterns (ATP), repeated patterns (ARP) and structured data on one
+//! page, combined.
+//!
+//! The repeated-pattern engine proposes the candidate lists (every list of records of one kind
+//! on the page, with a score from its structure). The other two vote:
+//!
+//! - **time patterns**: when the dates of the page make a list (two or more items), a candidate
+//!   whose headlines are that list's items is weighed up by its agreement (F1 of the two sets of
+//!   URLs: ×1 to ×2), and a candidate with none of them is halved;
+//! - **structured data**: when the page declares items (JSON-LD, microdata, microformats,
+//!   `<article>` with `<time>`), a candidate whose records are the marked elements (one mark
+//!   per record) or whose headlines are the declared URLs is weighed up by that share, and one
+//!   with none is halved.
+//!
+//! The best candidate after the votes gives the items, and each record takes its date from the
+//! time patterns: the date of the time-pattern item with the same URL, else the date inside the
+//! record of the kind most records have, else a JSON-LD date for its URL. When the time
+//! patterns found a list that no candidate reproduces (at least half of its items), the dated
+//! list wins: the dates are stronger evidence than a repeated structure that misses them.
+//!
+//! A page that declares itself one article (`og:type` `article`, JSON-LD about itself) keeps
+//! only what the dates make: its undated lists are menus, tags and related links.
+//!
+//! Where the engines agree, confidence is high; [`Analysis::report`] lists the candidates with
+//! their scores and votes and says why the winner won, for `inspect`.
+
+pub mod suggest;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+use url::Url;
+
+use crate::dom::Document;
+use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
+use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
+use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb};
+use crate::engines::{Engine, Extraction};
+use crate::model::Page;
+
+/// A vote against a candidate (the other engine found a list, and none of it is here).
+const AGAINST: f32 = 0.5;
+/// Agreement (F1 of the URLs) from which the dated list and a candidate are one list.
+const AGREES: f32 = 0.8;
+/// The share of the time-pattern list a candidate must reproduce to be taken over it.
+const COVERS_DATED_LIST: f32 = 0.5;
+
+/// How the candidate lists fared.
+pub struct Analysis {
+    pub time: timepattern::Analysis,
+    pub repeated: repeated::Analysis,
+    pub structured: Structured,
+    /// Candidate lists with their votes, best first.
+    pub ranked: Vec<Ranked>,
+    pub choice: Choice,
+    pub extraction: Extraction,
+}
+
+/// A candidate of the repeated-pattern engine with the votes of the other two.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    /// Index into `repeated.candidates`.
+    pub candidate: usize,
+    /// Agreement with the time-pattern list (None: the dates make no list).
+    pub time_vote: Option<f32>,
+    /// Share of the time-pattern list's items among the candidate's headlines.
+    pub time_recall: Option<f32>,
+    /// Agreement with the structured data (None: the page declares no list).
+    pub structured_vote: Option<f32>,
+    pub score: f32,
+}
+
+/// Which engine's list the page got.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "engine")]
+pub enum Choice {
+    /// The records of a repeated-pattern candidate (index into `ranked`).
+    Repeated { rank: usize },
+    /// The time-pattern engine's list.
+    TimePattern,
+    /// No list.
+    Nothing,
+}
+
+/// What `inspect` prints about the choice.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub choice: Choice,
+    /// Why the choice was made.
+    pub reason: String,
+    pub time_pattern_items: usize,
+    pub time_pattern_confidence: f32,
+    pub structured: StructuredReport,
+    pub candidates: Vec<RankedReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RankedReport {
+    #[serde(flatten)]
+    pub candidate: CandidateReport,
+    pub time_vote: Option<f32>,
+    pub structured_vote: Option<f32>,
+    /// The score with the votes.
+    pub final_score: f32,
+    pub selected: bool,
+}
+
+/// How many candidates `inspect` shows.
+const REPORTED: usize = 30;
+
+/// The page's items: the one function other modules call.
+pub fn extract(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Extraction {
+    analyze(doc, db, context).extraction
+}
+
+/// Everything the three engines saw and how the list was chosen.
+pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Analysis {
+    let time = timepattern::analyze(doc, db, context);
+    let repeated = repeated::analyze(doc);
+    let structured = structured::find(doc, context);
+
+    let dated: HashSet<Url> =
+        time.extraction.page.items().filter_map(|i| i.link.as_ref()).map(without_fragment).collect();
+    let dated_list = dated.len() >= 2;
+    let declared: HashSet<Url> = structured.declared.iter().map(|d| without_fragment(&d.url)).collect();
+    let declares_list = structured.declares_list();
+
+    let mut ranked: Vec<Ranked> = repeated
+        .candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_list())
+        .map(|(index, candidate)| {
+            let urls: HashSet<Url> = candidate.headline_urls(&repeated.links).map(without_fragment).collect();
+            let common = urls.intersection(&dated).count() as f32;
+            let time_vote = dated_list.then(|| 2.0 * common / (urls.len() + dated.len()) as f32);
+            let time_recall = dated_list.then(|| common / dated.len() as f32);
+            let structured_vote =
+                declares_list.then(|| structured_agreement(doc, candidate, &urls, &declared, &structured));
+            let score = candidate.score * vote_factor(time_vote) * vote_factor(structured_vote);
+            Ranked { candidate: index, time_vote, time_recall, structured_vote, score }
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score));
+
+    let covers_dated = |r: &Ranked| r.time_recall.is_none_or(|recall| recall >= COVERS_DATED_LIST);
+    // An article page's undated lists are its menus, tags and related links: only dates (or
+    // a list the dates agree with) make items there.
+    let article_page = structured.page_is_article;
+    let choice = match ranked.first() {
+        _ if article_page && !ranked.first().is_some_and(|r| r.time_vote.is_some_and(|v| v >= AGREES)) => {
+            if time.extraction.page.item_count() > 0 { Choice::TimePattern } else { Choice::Nothing }
+        }
+        _ if dated_list && !ranked.iter().any(covers_dated) => Choice::TimePattern,
+        Some(_) => Choice::Repeated { rank: 0 },
+        None if time.extraction.page.item_count() > 0 => Choice::TimePattern,
+        None => Choice::Nothing,
+    };
+    // A dated list is covered by some candidate, but maybe not the best one: the best one that
+    // covers it wins over candidates that do not (they are other lists of the page).
+    let choice = match choice {
+        Choice::Repeated { .. } if dated_list && !covers_dated(&ranked[0]) => {
+            Choice::Repeated { rank: ranked.iter().position(covers_dated).unwrap_or(0) }
+        }
+        other => other,
+    };
+
+    let mut repeated = repeated;
+    if let Choice::Repeated { rank } = choice {
+        repeated::add_same_kind(doc, &repeated.links, &mut repeated.candidates[ranked[rank].candidate]);
+    }
+    let extraction = match choice {
+        Choice::Repeated { rank } => {
+            let candidate = &repeated.candidates[ranked[rank].candidate];
+            let rival = ranked.iter().enumerate().filter(|&(i, _)| i != rank).map(|(_, r)| r.score).fold(0.0, f32::max);
+            records_extraction(doc, &time, &repeated, &structured, candidate, &ranked[rank], rival)
+        }
+        Choice::TimePattern => time.extraction.clone(),
+        Choice::Nothing => Extraction {
+            page: Page::new(doc.url.clone(), doc.title(), doc.encoding.name()),
+            engine: Engine::RepeatedPattern,
+            confidence: 0.0,
+        },
+    };
+    Analysis { time, repeated, structured, ranked, choice, extraction }
+}
+
+/// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
+/// a vote.
+fn vote_factor(vote: Option<f32>) -> f32 {
+    match vote {
+        None => 1.0,
+        Some(v) if v > 0.0 => 1.0 + v,
+        Some(_) => AGAINST,
+    }
+}
+
+/// The share of a candidate's records that the page marks as items (one mark of a source in
+/// the record's element: a mark around several records is a list, not an item), or whose
+/// headline is a JSON-LD item, whichever is larger.
+fn structured_agreement(
+    doc: &Document,
+    candidate: &Candidate,
+    urls: &HashSet<Url>,
+    declared: &HashSet<Url>,
+    structured: &Structured,
+) -> f32 {
+    let records = candidate.records.len().max(1) as f32;
+    let marked = candidate
+        .records
+        .iter()
+        .filter(|r| {
+            let mut per_source: BTreeMap<Source, usize> = BTreeMap::new();
+            let end = doc.node(r.element).end;
+            for mark in structured.marks_in(r.element, end) {
+                *per_source.entry(mark.source).or_default() += 1;
+            }
+            // The record is inside a mark (the mark is the record's own element or lies between).
+            let around = structured
+                .marks
+                .iter()
+                .any(|m| m.node < r.element && doc.contains(m.node, r.element) && !doc.contains(m.node, r.container));
+            around || per_source.values().any(|&n| n == 1)
+        })
+        .count() as f32;
+    let by_url =
+        if declared.is_empty() { 0.0 } else { urls.intersection(declared).count() as f32 / urls.len().max(1) as f32 };
+    (marked / records).max(by_url)
+}
+
+/// The extraction from a candidate's records, with dates from the time patterns.
+fn records_extraction(
+    doc: &Document,
+    time: &timepattern::Analysis,
+    repeated: &repeated::Analysis,
+    structured: &Structured,
+    candidate: &Candidate,
+    ranked: &Ranked,
+    rival: f32,
+) -> Extraction {
+    let links = &repeated.links;
+    let nodes = &time.time_nodes;
+    // The time-pattern engine's date of each of its items.
+    let dated: HashMap<Url, DateTime<FixedOffset>> =
+        time.extraction.page.items().filter_map(|i| Some((without_fragment(i.link.as_ref()?), i.date?))).collect();
+    let declared = structured.by_url();
+    let in_record = |r: &Record| -> &[TimeNode] {
+        let from = nodes.partition_point(|n| n.node < r.start);
+        let to = nodes.partition_point(|n| n.node < r.end);
+        &nodes[from..to.max(from)]
+    };
+    // The kind of date most records show (their publication date, not "updated" or a comment's).
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for record in &candidate.records {
+        let groups: HashSet<&str> = in_record(record).iter().map(|n| n.group.as_str()).collect();
+        for group in groups {
+            *kinds.entry(group).or_default() += 1;
+        }
+    }
+    // A kind of date that only a few records show is no date of the list's items.
+    let headed = candidate.records.iter().filter(|r| r.headline.is_some()).count();
+    let usual = kinds
+        .into_iter()
+        .max_by_key(|&(_, count)| count)
+        .filter(|&(_, count)| count * 2 >= headed)
+        .map(|(group, _)| group.to_string());
+    let date_of = |r: &Record| -> Option<(DateTime<FixedOffset>, Option<TimeNode>)> {
+        let url = without_fragment(&links[r.headline?].url);
+        let shown = in_record(r);
+        if let Some(&date) = dated.get(&url) {
+            return Some((date, shown.iter().find(|n| n.date == date).cloned()));
+        }
+        if let Some(node) = shown.iter().find(|n| Some(&n.group) == usual.as_ref()) {
+            return Some((node.date, Some(node.clone())));
+        }
+        declared.get(&url).and_then(|d| d.date).map(|date| (date, None))
+    };
+    let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
+    page.subjects = repeated::subjects(doc, links, candidate, &date_of);
+    page.date = page.items().filter_map(|i| i.date).max();
+    // Independent evidence: the structure, the dates and the declarations each make it likelier.
+    let structure = candidate.structure_confidence(rival);
+    let time_agreement = ranked.time_vote.unwrap_or(0.0);
+    let structured_agreement = ranked.structured_vote.unwrap_or(0.0);
+    let doubt = (1.0 - structure) * (1.0 - 0.8 * time_agreement) * (1.0 - 0.6 * structured_agreement);
+    let confidence = if page.item_count() == 0 { 0.0 } else { (1.0 - doubt).clamp(0.0, 1.0) };
+    // The engine named is the one whose evidence made the list: where the dated list agrees,
+    // these are the time patterns' items (the records only give their extents).
+    let engine = if time_agreement >= AGREES { Engine::TimePattern } else { Engine::RepeatedPattern };
+    Extraction { page, engine, confidence }
+}
+
+impl Analysis {
+    /// The candidates with their scores and votes, and why the winner won.
+    pub fn report(&self, doc: &Document) -> Report {
+        let selected = match self.choice {
+            Choice::Repeated { rank } => Some(rank),
+            _ => None,
+        };
+        let candidates = self
+            .ranked
+            .iter()
+            .enumerate()
+            .take(REPORTED)
+            .map(|(rank, r)| RankedReport {
+                candidate: self.repeated.report(doc, &self.repeated.candidates[r.candidate]),
+                time_vote: r.time_vote.map(round),
+                structured_vote: r.structured_vote.map(round),
+                final_score: round(r.score),
+                selected: selected == Some(rank),
+            })
+            .collect();
+        Report {
+            choice: self.choice,
+            reason: self.reason(),
+            time_pattern_items: self.time.extraction.page.item_count(),
+            time_pattern_confidence: round(self.time.extraction.confidence),
+            structured: self.structured.report(),
+            candidates,
+        }
+    }
+
+    /// The chosen candidate, when the items come from repeated records.
+    pub fn chosen(&self) -> Option<&Candidate> {
+        match self.choice {
+            Choice::Repeated { rank } => Some(&self.repeated.candidates[self.ranked[rank].candidate]),
+            _ => None,
+        }
+    }
+
+    fn reason(&self) -> String {
+        let dated = self.time.extraction.page.item_count();
+        match self.choice {
+            Choice::Nothing if self.structured.page_is_article => {
+                "no list: the page declares itself an article, and no dates make a list on it".into()
+            }
+            Choice::Nothing => "no list: no repeated records with headlines and no dated items".into(),
+            Choice::TimePattern if self.structured.page_is_article => format!(
+                "the page declares itself an article: its dates make a list of {dated} items, its undated \
+                 repeated records are not items"
+            ),
+            Choice::TimePattern if self.ranked.is_empty() => {
+                format!("the dates make a list of {dated} items; no repeated records with headlines")
+            }
+            Choice::TimePattern => format!(
+                "the dates make a list of {dated} items and no repeated-record candidate holds half of it; \
+                 the dated list wins over the best candidate ({})",
+                self.repeated.candidates[self.ranked[0].candidate].signature
+            ),
+            Choice::Repeated { rank } => {
+                let winner = &self.ranked[rank];
+                let candidate = &self.repeated.candidates[winner.candidate];
+                let mut parts = vec![format!(
+                    "{} records <{}> with {} distinct headlines (structure score {:.2})",
+                    candidate.records.len(),
+                    candidate.signature,
+                    candidate.factors.headlines,
+                    candidate.score
+                )];
+                match winner.time_vote {
+                    Some(v) if v >= AGREES => parts.push(format!("the dated list agrees ({:.0}%)", v * 100.0)),
+                    Some(v) if v > 0.0 => parts.push(format!("the dated list agrees in part ({:.0}%)", v * 100.0)),
+                    Some(_) => parts.push("the dated list is elsewhere".into()),
+                    None => parts.push("the page dates no list".into()),
+                }
+                match winner.structured_vote {
+                    Some(v) if v > 0.0 => parts.push(format!("structured data agrees ({:.0}%)", v * 100.0)),
+                    Some(_) => parts.push("structured data marks other elements".into()),
+                    None => parts.push("no structured data".into()),
+                }
+                if rank > 0 {
+                    parts.push(format!(
+                        "better-scored candidates miss the dated list ({})",
+                        self.repeated.candidates[self.ranked[0].candidate].signature
+                    ));
+                } else if let Some(second) = self.ranked.get(1) {
+                    parts.push(format!(
+                        "next best {} scores {:.2} against {:.2}",
+                        self.repeated.candidates[second.candidate].signature, second.score, winner.score
+                    ));
+                }
+                parts.join("; ")
+            }
+        }
+    }
+}
+
+fn round(value: f32) -> f32 {
+    (value * 1000.0).round() / 1000.0
+}

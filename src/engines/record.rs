@@ -1,0 +1,225 @@
+//! What the list engines share to read a *record* of a page — a range of nodes in pre-order
+//! (`start..end`) that holds one item — as a feed item: where a container sits on the page
+//! (main content, or a sidebar, footer, menu), the headline's text, and the item's description,
+//! image and author.
+
+use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::engines::links::Link;
+use crate::engines::timepattern::{TimeNode, TimeSource};
+use crate::sanitize::sanitize_html;
+
+/// Longest description kept, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 1000;
+
+/// Class/id words of containers that hold no item list of the page (a class word that starts
+/// with one: `sidebar-left`, `widget_recent_entries`, `commentlist`).
+pub const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
+/// Class/id words of containers that usually repeat other lists ("recent posts").
+pub const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
+pub const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
+
+/// Whether a word of the element's `class` or `id` starts with one of `keywords`.
+pub fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {
+    ["class", "id"].iter().filter_map(|a| doc.attr(node, a)).any(|value| {
+        value
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .any(|w| keywords.iter().any(|k| w.to_ascii_lowercase().starts_with(k)))
+    })
+}
+
+pub fn is_heading(doc: &Document, node: NodeId) -> bool {
+    doc.tag(node).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+}
+
+/// Whether the element's class names it a title or headline, or its microdata property does
+/// (`itemprop=headline`, `itemprop=name`).
+pub fn is_titled(doc: &Document, node: NodeId) -> bool {
+    let class = doc.attr(node, "class").is_some_and(|c| {
+        let c = c.to_ascii_lowercase();
+        c.contains("title") || c.contains("headline")
+    });
+    class
+        || doc.attr(node, "itemprop").is_some_and(|p| {
+            p.split_whitespace().any(|w| w.eq_ignore_ascii_case("headline") || w.eq_ignore_ascii_case("name"))
+        })
+}
+
+/// A heading inside a link that wraps a whole item (title, excerpt, author, date): an `h1`–`h6`
+/// or an element whose class or microdata property says title or headline.
+pub fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
+    doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && !doc.text(n).is_empty())
+}
+
+/// The headline's text: its heading when the link wraps a whole item, else the link's text
+/// without the date when the date is inside the link.
+pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
+    if let Some(heading) = heading_inside(doc, link.node) {
+        return doc.text(heading);
+    }
+    let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
+        return link.text.clone();
+    };
+    without_date(&link.text, &date.text)
+}
+
+/// A title whose element holds the item's date too ("Post title 2024-05-01"), without the
+/// date's text and the punctuation left around it.
+pub fn without_date(title: &str, date_text: &str) -> String {
+    let title = title.replacen(date_text, " ", 1);
+    let title = collapse_whitespace(&title);
+    title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
+}
+
+/// "Share on …" buttons and social widgets: not the item's text.
+pub fn is_share_widget(doc: &Document, id: NodeId) -> bool {
+    ["class", "id"].iter().any(|a| {
+        doc.attr(id, a).is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("share") || v.contains("social")
+        })
+    })
+}
+
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The indexes of the links of `links` (sorted by node) that lie in `start..end`.
+pub fn link_range(links: &[Link], start: NodeId, end: NodeId) -> std::ops::Range<usize> {
+    let from = links.partition_point(|l| l.node < start);
+    let to = links.partition_point(|l| l.node < end);
+    from..to.max(from)
+}
+
+/// The links of `links` (sorted by node) that lie in `start..end`.
+pub fn links_in(links: &[Link], start: NodeId, end: NodeId) -> &[Link] {
+    &links[link_range(links, start, end)]
+}
+
+/// The item's text without its title, its dates and its "read more" / tag links: plain text,
+/// HTML-escaped (a feed description is HTML), at most [`MAX_DESCRIPTION_CHARS`].
+pub fn description(
+    doc: &Document,
+    links: &[Link],
+    start: NodeId,
+    end: NodeId,
+    headline: &Link,
+    dates: &[NodeId],
+) -> Option<String> {
+    // A link that wraps the whole item gives up only its heading; otherwise the link goes,
+    // with its heading when the heading is only the link.
+    let title_node = match heading_inside(doc, headline.node) {
+        Some(heading) => heading,
+        None => doc
+            .parent(headline.node)
+            .filter(|&p| is_heading(doc, p) && doc.text(p) == headline.text)
+            .unwrap_or(headline.node),
+    };
+    let mut skip: Vec<NodeId> = vec![title_node];
+    skip.extend(dates.iter().copied());
+    skip.extend(links_in(links, start, end).iter().filter(|l| !l.is_headline()).map(|l| l.node));
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = start.0;
+    while i < end.0 {
+        let id = NodeId(i);
+        let node = doc.node(id);
+        let hidden = doc.tag(id).is_some_and(|t| matches!(t, "script" | "style" | "template" | "noscript"));
+        if skip.contains(&id) || hidden || is_share_widget(doc, id) {
+            i = node.end.0;
+            continue;
+        }
+        if let Some(text) = doc.text_node(id) {
+            let text = collapse_whitespace(text);
+            if !text.is_empty() {
+                parts.push(text);
+            }
+        }
+        i += 1;
+    }
+    let text = parts.join(" ");
+    let text = text.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c));
+    if text.chars().count() < 2 {
+        return None;
+    }
+    let text: String = if text.chars().count() > MAX_DESCRIPTION_CHARS {
+        text.chars().take(MAX_DESCRIPTION_CHARS).collect::<String>() + "…"
+    } else {
+        text.to_string()
+    };
+    Some(escape_html(&text))
+}
+
+/// An author named in the item (`rel=author`, `itemprop=author`, class `author`).
+pub fn author(doc: &Document, start: NodeId, end: NodeId) -> Option<String> {
+    (start.0..end.0).map(NodeId).find_map(|id| {
+        let marked = doc.attr(id, "rel").is_some_and(|r| r.split_whitespace().any(|w| w == "author"))
+            || doc.attr(id, "itemprop").is_some_and(|p| p == "author")
+            || doc.attr(id, "class").is_some_and(|c| c.split_whitespace().any(|w| w == "author" || w == "byline"));
+        if !marked {
+            return None;
+        }
+        let name = doc.text(id);
+        (!name.is_empty() && name.chars().count() <= 60).then_some(name)
+    })
+}
+
+/// Attributes where pages keep an image's address (lazy loaders keep the real one apart).
+const IMAGE_SOURCES: &[&str] = &["src", "data-src", "data-lazy-src", "data-original", "srcset", "data-srcset"];
+
+/// The item's picture: the first `<img>` in the record that has an address (not a 1-pixel
+/// tracker or a data: placeholder), as sanitized HTML with an absolute `src`.
+pub fn image(doc: &Document, start: NodeId, end: NodeId) -> Option<String> {
+    let img = (start.0..end.0).map(NodeId).find(|&id| {
+        doc.is_tag(id, "img")
+            && IMAGE_SOURCES.iter().filter_map(|a| doc.attr(id, a)).any(|s| {
+                let s = s.trim();
+                !s.is_empty() && !s.starts_with("data:")
+            })
+            && !["width", "height"].iter().any(|a| doc.attr(id, a).is_some_and(|v| v.trim() == "1"))
+    })?;
+    let html = sanitize_html(&doc.outer_html(img), &doc.base);
+    html.contains("src=").then_some(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use url::Url;
+
+    #[test]
+    fn images_are_absolute_and_lazy_ones_repaired() {
+        let doc = crate::dom::parse_str(
+            r#"<div><img src="data:image/gif;base64,R0" data-src="/a.jpg" alt="A" onerror="x()"><img src="/t.gif" width="1" height="1"></div>"#,
+            &Url::parse("https://example.org/news/").unwrap(),
+        )
+        .unwrap();
+        let html = image(&doc, doc.root(), NodeId(doc.len() as u32)).unwrap();
+        assert!(html.contains(r#"src="https://example.org/a.jpg""#), "{html}");
+        assert!(!html.contains("onerror"), "{html}");
+    }
+
+    #[test]
+    fn descriptions_leave_out_the_title_dates_and_generic_links() {
+        let doc = crate::dom::parse_str(
+            r#"<li><h2><a href="/p/1">Title</a></h2><span>2024-05-01</span><p>Body & more</p><a href="/p/1">Read more</a></li>"#,
+            &Url::parse("https://example.org/").unwrap(),
+        )
+        .unwrap();
+        let links = crate::engines::links::page_links(&doc);
+        let date = doc.ids().find(|&n| doc.is_tag(n, "span")).unwrap();
+        let li = doc.ids().find(|&n| doc.is_tag(n, "li")).unwrap();
+        let text = description(&doc, &links, li, doc.node(li).end, &links[0], &[date]);
+        assert_eq!(text.as_deref(), Some("Body &amp; more"));
+    }
+}

@@ -1,0 +1,416 @@
+//! The `auto` engine (time patterns + repeated patterns + structured data) on the corpus list
+//! pages, read in place, and on small pages that isolate one heuristic; `extract` and
+//! `inspect` with `--algorithm auto`.
+
+mod common;
+
+use std::process::Command;
+
+use chrono::{DateTime, Utc};
+use html2rss::dom;
+use html2rss::engines::timepattern::{self, DateContext, TimePatternDb, discover};
+use html2rss::engines::{Engine, auto};
+use html2rss::eval::corpus::{self, ListPage};
+use html2rss::eval::lists::{self, ListReport, Output, Summary};
+use url::Url;
+
+fn context() -> DateContext {
+    DateContext::new(Utc::now().fixed_offset())
+}
+
+fn shown_dates(doc: &dom::Document, context: &DateContext) -> Vec<chrono::NaiveDate> {
+    discover::discover(doc, TimePatternDb::builtin(), context).iter().map(|n| n.date.date_naive()).collect()
+}
+
+fn run_auto(pages: &[ListPage]) -> ListReport {
+    let context = context();
+    lists::evaluate(pages, |doc| Output {
+        page: auto::extract(doc, TimePatternDb::builtin(), &context).page,
+        shown_dates: shown_dates(doc, &context),
+    })
+    .unwrap()
+}
+
+fn run_time_patterns(pages: &[ListPage]) -> ListReport {
+    let context = context();
+    lists::evaluate(pages, |doc| Output {
+        page: timepattern::extract(doc, TimePatternDb::builtin(), &context).page,
+        shown_dates: shown_dates(doc, &context),
+    })
+    .unwrap()
+}
+
+fn summary<'r>(report: &'r ListReport, scope: &str, dated_only: bool) -> &'r Summary {
+    report.summaries.iter().find(|s| s.scope == scope && s.dated_only == dated_only).unwrap()
+}
+
+fn assert_at_least(report: &ListReport, checks: &[(&str, Option<f64>, f64)]) {
+    for &(name, value, least) in checks {
+        let value = value.unwrap_or(0.0);
+        assert!(value >= least, "{name} {value:.3} < {least}\n{}", report.table());
+    }
+}
+
+/// Issue 8's "done when" on every usable site-pair list page, with and without dates.
+#[test]
+fn sitepair_list_pages_meet_the_issue_thresholds() {
+    let pages = corpus::sitepair_pages(&common::corpus_dir()).unwrap();
+    let report = run_auto(&pages);
+    let all = summary(&report, "sitepairs", false);
+    assert!(all.pages > all.accuracy_pages && all.pages >= 25, "{}", report.table());
+    assert_at_least(
+        &report,
+        &[
+            ("occupancy (macro)", all.occupancy_macro, 0.93),
+            ("occupancy (micro)", all.occupancy_micro, 0.93),
+            ("accuracy (macro)", all.accuracy_macro, 0.95),
+            ("accuracy (micro)", all.accuracy_micro, 0.95),
+            ("title match", all.title_equal, 0.95),
+        ],
+    );
+}
+
+/// Issue 8's "done when" on the feedless pages (most of them undated or partly dated).
+#[test]
+fn feedless_pages_meet_the_issue_thresholds() {
+    let pages = corpus::feedless_pages(&common::corpus_dir()).unwrap();
+    let report = run_auto(&pages);
+    let all = summary(&report, "feedless", false);
+    assert_at_least(
+        &report,
+        &[
+            ("occupancy (macro)", all.occupancy_macro, 0.90),
+            ("occupancy (micro)", all.occupancy_micro, 0.90),
+            ("accuracy (macro)", all.accuracy_macro, 0.90),
+            ("accuracy (micro)", all.accuracy_micro, 0.90),
+        ],
+    );
+}
+
+/// On pages whose items show dates, `auto` does at least as well as time patterns alone.
+#[test]
+fn dated_pages_do_not_regress_against_time_patterns_alone() {
+    let dir = common::corpus_dir();
+    let mut pages = corpus::sitepair_pages(&dir).unwrap();
+    pages.extend(corpus::feedless_pages(&dir).unwrap());
+    let auto = run_auto(&pages);
+    let time = run_time_patterns(&pages);
+    for scope in ["sitepairs", "feedless"] {
+        let (a, t) = (summary(&auto, scope, true), summary(&time, scope, true));
+        let pairs = [
+            ("occupancy (micro)", a.occupancy_micro, t.occupancy_micro),
+            ("accuracy (micro)", a.accuracy_micro, t.accuracy_micro),
+            ("title match", a.title_equal, t.title_equal),
+            ("date match", a.date_same_day, t.date_same_day),
+        ];
+        for (name, with_auto, alone) in pairs {
+            let (with_auto, alone) = (with_auto.unwrap_or(0.0), alone.unwrap_or(0.0));
+            assert!(
+                with_auto + 1e-9 >= alone,
+                "{scope} {name}: auto {with_auto:.3} < time patterns {alone:.3}\nauto:\n{}\ntime patterns:\n{}",
+                auto.table(),
+                time.table()
+            );
+        }
+    }
+}
+
+fn extract_html(html: &str) -> (Vec<(String, String)>, Engine) {
+    let doc = dom::parse_str(html, &Url::parse("https://example.org/blog/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T00:00:00Z").unwrap());
+    let extraction = auto::extract(&doc, TimePatternDb::builtin(), &context);
+    let items = extraction
+        .page
+        .items()
+        .map(|i| (i.title.clone(), i.link.as_ref().map(|l| l.path().to_string()).unwrap_or_default()))
+        .collect();
+    (items, extraction.engine)
+}
+
+const MENU: &str = r#"<header><nav><ul><li><a href="/">Home</a></li><li><a href="/about/">About me</a></li>
+    <li><a href="/projects/">Projects</a></li><li><a href="/contact/">Contact</a></li></ul></nav></header>"#;
+const SIDEBAR: &str = r#"<aside class="sidebar"><h3>Popular</h3><ul>
+    <li><a href="/blog/popular-one/">A popular post from long ago that many read</a></li>
+    <li><a href="/blog/popular-two/">Another popular post with a long title too</a></li>
+    <li><a href="/blog/popular-three/">The third popular post of the sidebar widget</a></li></ul>
+    <div class="tagcloud"><a href="/tags/rust/">rust</a> <a href="/tags/web/">web</a> <a href="/tags/go/">go</a></div></aside>"#;
+const FOOTER: &str = r#"<footer><ul><li><a href="/privacy/">Privacy policy</a></li><li><a href="/imprint/">Imprint</a></li>
+    <li><a href="/feed.xml">RSS</a></li></ul></footer>"#;
+
+#[test]
+fn an_undated_card_grid_is_found_and_menus_sidebars_and_footers_are_not() {
+    let cards: String = (1..=5)
+        .map(|i| {
+            format!(
+                r#"<div class="card"><a href="/blog/post-{i}/"><img src="/img/{i}.jpg" alt=""></a>
+                   <h3 class="card-title"><a href="/blog/post-{i}/">Card number {i} has a real headline</a></h3>
+                   <p>A teaser of post {i}, a sentence or two about what it says.</p>
+                   <a href="/blog/post-{i}/">Read more</a> <a href="/tags/rust/">rust</a></div>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html><body>{MENU}<main><h1>Blog</h1><div class="grid">{cards}</div>
+        <nav class="pagination"><a href="/blog/page/2/">2</a><a href="/blog/page/3/">3</a><a href="/blog/page/2/">Next</a></nav>
+        </main>{SIDEBAR}{FOOTER}</body></html>"#
+    );
+    let (items, engine) = extract_html(&page);
+    assert_eq!(engine, Engine::RepeatedPattern);
+    let expected: Vec<(String, String)> =
+        (1..=5).map(|i| (format!("Card number {i} has a real headline"), format!("/blog/post-{i}/"))).collect();
+    assert_eq!(items, expected);
+}
+
+#[test]
+fn a_plain_title_list_without_classes_is_found() {
+    // An archive: a bare <ul> of titles, nothing but links, next to a short menu.
+    let entries: String = (1..=8)
+        .map(|i| format!(r#"<li><a href="/blog/{i}/">Essay {i}: notes on something worth reading</a></li>"#))
+        .collect();
+    let page = format!(r#"<html><body>{MENU}<div><h1>All essays</h1><ul>{entries}</ul></div>{FOOTER}</body></html>"#);
+    let (items, _) = extract_html(&page);
+    assert_eq!(items.len(), 8, "{items:?}");
+    assert_eq!(items[0], ("Essay 1: notes on something worth reading".to_string(), "/blog/1/".to_string()));
+}
+
+#[test]
+fn structured_data_decides_between_two_lists_of_equal_structure() {
+    // Two lists of the same shape; the h-entry markup says which one holds the posts.
+    let list = |class: &str, prefix: &str, entry: &str| -> String {
+        let entries: String = (1..=4)
+            .map(|i| {
+                format!(
+                    r#"<li class="{entry}"><a href="/{prefix}/{i}/">{prefix} entry {i} with a longer title</a></li>"#
+                )
+            })
+            .collect();
+        format!(r#"<ul class="{class}">{entries}</ul>"#)
+    };
+    // Either way round: the marked list wins, whichever comes first.
+    for (first_entry, second_entry, expected) in [("link", "h-entry", "posts"), ("h-entry", "link", "elsewhere")] {
+        let page = format!(
+            "<html><body><div>{}</div><div>{}</div></body></html>",
+            list("links", "elsewhere", first_entry),
+            list("posts", "posts", second_entry)
+        );
+        let (items, _) = extract_html(&page);
+        let links: Vec<&str> = items.iter().map(|(_, l)| l.as_str()).collect();
+        let want: Vec<String> = (1..=4).map(|i| format!("/{expected}/{i}/")).collect();
+        assert_eq!(links, want);
+    }
+}
+
+#[test]
+fn dates_of_the_time_patterns_attach_to_the_repeated_records() {
+    let entries: String = (1..=4)
+        .map(|i| {
+            format!(
+                r#"<article class="post"><h2><a href="/blog/p{i}/">Post {i} of the dated blog list</a></h2>
+                   <p class="meta">Posted on 2024-05-0{i}</p><p>Teaser {i}.</p></article>"#
+            )
+        })
+        .collect();
+    let page = format!(r#"<html><body>{MENU}<main>{entries}</main>{SIDEBAR}</body></html>"#);
+    let doc = dom::parse_str(&page, &Url::parse("https://example.org/blog/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T00:00:00Z").unwrap());
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+    let items: Vec<(String, String)> = analysis
+        .extraction
+        .page
+        .items()
+        .map(|i| (i.title.clone(), i.date.map(|d| d.format("%F").to_string()).unwrap_or_default()))
+        .collect();
+    assert_eq!(items.len(), 4, "{items:?}");
+    assert_eq!(items[3], ("Post 4 of the dated blog list".to_string(), "2024-05-04".to_string()));
+    // Time patterns and repeated records agree: high confidence, and the report says so.
+    assert!(analysis.extraction.confidence > 0.8, "{}", analysis.extraction.confidence);
+    let report = analysis.report(&doc);
+    assert!(report.reason.contains("dated list agrees"), "{}", report.reason);
+    assert!(report.candidates.iter().filter(|c| c.selected).count() == 1);
+}
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_html2rss"))
+}
+
+#[test]
+fn extract_and_inspect_serve_an_undated_corpus_page() {
+    let page = common::corpus_dir().join("lists/feedless/01-spencermounta-in.input.html");
+    let bases: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(common::corpus_dir().join("lists/feedless/base_urls.json")).unwrap())
+            .unwrap();
+    let base = bases["01-spencermounta-in.input.html"].as_str().unwrap();
+    let expected: Vec<String> = serde_json::from_slice(
+        &std::fs::read(common::corpus_dir().join("lists/feedless/01-spencermounta-in.output.json")).unwrap(),
+    )
+    .unwrap();
+    let output = binary()
+        .args(["extract", page.to_str().unwrap(), "--base-url", base, "--algorithm", "auto", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let feed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let urls: Vec<&str> = feed["items"].as_array().unwrap().iter().filter_map(|i| i["url"].as_str()).collect();
+    let found = expected.iter().filter(|u| urls.contains(&u.as_str())).count();
+    assert!(found * 10 >= expected.len() * 9, "{found} of {} expected items: {urls:?}", expected.len());
+
+    let output =
+        binary().args(["inspect", page.to_str().unwrap(), "--base-url", base, "--format", "json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let inspection: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let candidates = inspection["auto"]["candidates"].as_array().unwrap();
+    assert!(candidates.len() >= 2, "{inspection}");
+    let selected: Vec<&serde_json::Value> = candidates.iter().filter(|c| c["selected"] == true).collect();
+    assert_eq!(selected.len(), 1);
+    assert!(selected[0]["final_score"].as_f64().unwrap() > 0.0);
+    assert!(!inspection["auto"]["reason"].as_str().unwrap().is_empty());
+    assert_eq!(inspection["engine"], "repeated-pattern");
+}
+
+/// `rule suggest` on every corpus list page: the suggested rule, written as XML and read
+/// back, gives the `auto` engine's items again (links and titles, in order).
+#[test]
+fn suggested_rules_reproduce_the_auto_items_on_every_corpus_list_page() {
+    use html2rss::engines::auto::suggest::{Generality, suggest};
+    use html2rss::engines::rules::{self, Rule};
+    let context = context();
+    let mut failures = Vec::new();
+    let mut general = 0;
+    let pages = corpus::list_pages(&common::corpus_dir()).unwrap();
+    for page in &pages {
+        let doc = dom::parse(&page.bytes().unwrap(), &page.url, &Default::default()).unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        let expected: Vec<(String, Option<String>)> = analysis
+            .extraction
+            .page
+            .items()
+            .map(|i| (i.title.clone(), i.link.as_ref().map(|l| l.to_string())))
+            .collect();
+        let suggestion = match suggest(&doc, &analysis) {
+            Ok(s) => s,
+            Err(e) if expected.is_empty() => {
+                assert!(e.to_string().contains("no item list"), "{e}");
+                continue;
+            }
+            Err(e) => panic!("{}: {e}", page.name),
+        };
+        general += usize::from(suggestion.generality != Generality::ThisPage);
+        let rule = Rule::parse(&suggestion.rule.to_xml(), &page.name).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let got: Vec<(String, Option<String>)> = rules::apply(&rule, &doc, context.now.to_utc())
+            .page
+            .items()
+            .filter(|i| i.link.as_ref().is_none_or(|l| seen.insert(l.clone())))
+            .map(|i| (i.title.clone(), i.link.as_ref().map(|l| l.to_string())))
+            .collect();
+        if got != expected {
+            let first = expected.iter().zip(&got).position(|(e, g)| e != g);
+            failures.push(format!(
+                "{}: {} items from the rule, {} from auto; first difference at {first:?}: {:?}\n{}",
+                page.name,
+                got.len(),
+                expected.len(),
+                first.map(|i| (&expected[i], &got[i])),
+                suggestion.rule.to_xml()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} pages differ:\n{}", failures.len(), pages.len(), failures.join("\n"));
+    eprintln!("{general} of {} suggested rules are general (key paths or positions)", pages.len());
+}
+
+/// The command line: `rule suggest` prints a rule that `extract --algorithm rule --rule FILE`
+/// reads and that gives the items `extract --algorithm auto` gives.
+#[test]
+fn rule_suggest_output_applied_with_the_rule_algorithm_gives_the_auto_items() {
+    let page = common::corpus_dir().join("lists/sitepairs/3Naito3__3naito3.github.io/index.html");
+    let base = "https://lovasblog.github.io/";
+    let output = binary().args(["rule", "suggest", page.to_str().unwrap(), "--base-url", base]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("the rule gives 10 of the 10 items"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let rule_file = dir.path().join("suggested.xml");
+    std::fs::write(&rule_file, &output.stdout).unwrap();
+    let check = binary().args(["rule", "check", rule_file.to_str().unwrap()]).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+
+    let items = |extra: &[&str]| -> Vec<(String, String)> {
+        let output = binary()
+            .args(["extract", page.to_str().unwrap(), "--base-url", base, "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let feed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        feed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["title"].as_str().unwrap_or_default().into(), i["url"].as_str().unwrap_or_default().into()))
+            .collect()
+    };
+    let by_auto = items(&["--algorithm", "auto"]);
+    assert_eq!(by_auto.len(), 10);
+    assert_eq!(items(&["--algorithm", "rule", "--rule", rule_file.to_str().unwrap()]), by_auto);
+}
+
+#[test]
+fn rule_suggest_refuses_a_page_without_a_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("article.html");
+    std::fs::write(&file, "<html><body><h1>One page</h1><p>Only text, no list of items.</p></body></html>").unwrap();
+    let output = binary().args(["rule", "suggest", file.to_str().unwrap()]).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no item list was found"), "{stderr}");
+}
+
+#[test]
+fn an_article_page_gives_no_items_from_its_related_links() {
+    let related: String = (1..=5)
+        .map(|i| format!(r#"<li><a href="/news/other-{i}/">Another story number {i} you may like</a></li>"#))
+        .collect();
+    let body = "<p>The text of the article, several sentences long, about one thing.</p>".repeat(10);
+    let page = |head: &str| {
+        format!(
+            r#"<html><head>{head}</head><body><main><article><h1>One story</h1>{body}</article>
+            <section class="more"><h2>More stories</h2><ul>{related}</ul></section></main></body></html>"#
+        )
+    };
+    // Without a declaration, the related links look like any undated list.
+    let (items, _) = extract_html(&page(""));
+    assert_eq!(items.len(), 5);
+    // A page that declares itself an article keeps only what dates make.
+    let (items, _) = extract_html(&page(r#"<meta property="og:type" content="article">"#));
+    assert_eq!(items, []);
+    let json_ld = r#"<script type="application/ld+json">{"@type":"NewsArticle","url":"https://example.org/blog/","headline":"One story"}</script>"#;
+    let (items, _) = extract_html(&page(json_ld));
+    assert_eq!(items, []);
+}
+
+/// On the zyte article pages that declare themselves articles, `auto` gives what the time
+/// patterns give (their dated lists, if any): no menus or related links become items.
+#[test]
+fn declared_article_pages_of_the_corpus_get_the_time_pattern_result() {
+    let context = context();
+    let mut checked = 0;
+    for page in corpus::article_pages(&common::corpus_dir()).unwrap().iter().take(40) {
+        let doc = dom::parse(&page.bytes().unwrap(), &page.url, &Default::default()).unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        if !analysis.structured.page_is_article {
+            continue;
+        }
+        checked += 1;
+        let links = |p: &html2rss::model::Page| p.items().map(|i| i.link.clone()).collect::<Vec<_>>();
+        let by_auto = links(&analysis.extraction.page);
+        let undated_list = !by_auto.is_empty() && analysis.extraction.engine == Engine::RepeatedPattern;
+        assert!(!undated_list, "{}: {} undated items", page.id, by_auto.len());
+        let dated = links(&timepattern::extract(&doc, TimePatternDb::builtin(), &context).page);
+        // Either the time patterns' list itself, or repeated records the dated list agrees with.
+        let agreed = matches!(analysis.choice, auto::Choice::Repeated { .. })
+            && analysis.extraction.engine == Engine::TimePattern;
+        assert!(by_auto == dated || agreed, "{}: {by_auto:?} against {dated:?}", page.id);
+    }
+    assert!(checked >= 25, "only {checked} of 40 zyte pages declare themselves articles");
+}
