@@ -414,3 +414,29 @@ fn declared_article_pages_of_the_corpus_get_the_time_pattern_result() {
     }
     assert!(checked >= 25, "only {checked} of 40 zyte pages declare themselves articles");
 }
+
+/// Every zyte page is an article, whether or not its metadata says so: related posts or menus
+/// that `auto` finds as undated records do not hide its main content. And on the sitepairs
+/// homepages, whose items are the page, the list is not mistaken for an article.
+#[test]
+fn article_pages_are_articles_and_list_pages_are_lists() {
+    let context = context();
+    let kind = |bytes: &[u8], url: &Url| {
+        let doc = dom::parse(bytes, url, &Default::default()).unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        let article = html2rss::engines::article::extract(&doc, &Default::default());
+        analysis.is_article_page(&article) && article.content_text.is_some()
+    };
+    let articles = corpus::article_pages(&common::corpus_dir()).unwrap();
+    let not_articles: Vec<&str> =
+        articles.iter().filter(|p| !kind(&p.bytes().unwrap(), &p.url)).map(|p| p.id.as_str()).collect();
+    assert_eq!(not_articles, Vec::<&str>::new(), "of {} zyte pages", articles.len());
+    let homepages: Vec<ListPage> = corpus::sitepair_pages(&common::corpus_dir())
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.name.ends_with("/index.html"))
+        .collect();
+    let as_articles = homepages.iter().filter(|p| kind(&p.bytes().unwrap(), &p.url)).count();
+    // A few blog homepages show one whole post with its publication date in the metadata.
+    assert!(as_articles * 4 <= homepages.len(), "{as_articles} of {} homepages taken for articles", homepages.len());
+}

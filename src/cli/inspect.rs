@@ -7,7 +7,7 @@ use url::Url;
 
 use crate::dom::EncodingSource;
 use crate::engines::Engine;
-use crate::engines::article::{self, DateSource, Hints};
+use crate::engines::article::{self, Hints};
 use crate::engines::auto;
 use crate::engines::timepattern::{DateContext, TimeNode, TimePatternDb, extract::GroupReport};
 use crate::model::Page;
@@ -47,13 +47,9 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     let context = DateContext::new(Utc::now().fixed_offset());
     let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
     let report = analysis.report(&doc);
-    let mut page = analysis.extraction.page;
     let article = article::extract(&doc, &Hints::default());
-    // An article page says so in its metadata (a publication date in meta tags, JSON-LD or its
-    // URL), or has no list of items at all; a list page's "main content" would be the list.
-    let declared_article =
-        matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
-    let is_article = declared_article || analysis.structured.page_is_article || page.subjects.is_empty();
+    let is_article = analysis.is_article_page(&article);
+    let mut page = analysis.extraction.page;
     // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
     // date by the headline); a list's newest item date is the fallback.
     page.date = article.date().or(page.date);

@@ -33,6 +33,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::dom::Document;
+use crate::engines::article::{Article, DateSource};
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
 use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb};
@@ -56,6 +57,9 @@ pub struct Analysis {
     pub choice: Choice,
     pub extraction: Extraction,
 }
+
+/// A main text shorter than this (about 80 English words) is a teaser, not an article.
+const MIN_ARTICLE_CHARS: usize = 500;
 
 /// A candidate of the repeated-pattern engine with the votes of the other two.
 #[derive(Debug, Clone)]
@@ -292,6 +296,31 @@ fn records_extraction(
 }
 
 impl Analysis {
+    /// Whether the page is an article (so its main content is what `inspect` shows), given
+    /// what the article extractor made of it. An article says so in its metadata (a
+    /// publication date in meta tags, JSON-LD or its URL; JSON-LD about itself), or has no list
+    /// of items, or has a main text of its own beside an undated list — a text of some length
+    /// that holds fewer than half of the items' titles: then the records are related posts or a
+    /// menu. On a list page, the main text found is short (one teaser) or is the list itself.
+    pub fn is_article_page(&self, article: &Article) -> bool {
+        let declared =
+            matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
+        let page = &self.extraction.page;
+        let beside_the_list = || {
+            let Some(content) = article.content_text.as_deref().filter(|t| t.chars().count() >= MIN_ARTICLE_CHARS)
+            else {
+                return false;
+            };
+            let titles: Vec<&str> = page.items().map(|item| item.title.as_str()).filter(|t| !t.is_empty()).collect();
+            let inside = titles.iter().filter(|title| content.contains(**title)).count();
+            inside * 2 < titles.len()
+        };
+        declared
+            || self.structured.page_is_article
+            || page.subjects.is_empty()
+            || (self.extraction.engine == Engine::RepeatedPattern && beside_the_list())
+    }
+
     /// The candidates with their scores and votes, and why the winner won.
     pub fn report(&self, doc: &Document) -> Report {
         let selected = match self.choice {
