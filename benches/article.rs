@@ -2,8 +2,9 @@
 //! parsing, on the `articles/zyte` pages of typical size (80–130 KB), with `dom::parse` of the
 //! same pages as the baseline measured in the same run. `cargo bench --bench article`.
 
+mod common;
+
 use std::io::Read;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use html2rss::dom::{self, Document};
@@ -12,9 +13,7 @@ use url::Url;
 
 /// Article pages of the corpus with their URLs.
 fn zyte_pages() -> Vec<(Vec<u8>, Url)> {
-    let root = std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let root = common::corpus_dir();
     let pages = html2rss::eval::corpus::article_pages(&root).expect("the zyte corpus");
     pages
         .iter()
@@ -24,18 +23,6 @@ fn zyte_pages() -> Vec<(Vec<u8>, Url)> {
             (out, p.url.clone())
         })
         .collect()
-}
-
-/// Best of three passes.
-fn best_of_3(mut pass: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            pass();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
 }
 
 fn main() {
@@ -50,17 +37,17 @@ fn main() {
     // Baseline and extraction alternate, so a busy machine slows both alike.
     let (mut parse, mut extract, mut meta) = (Duration::MAX, Duration::MAX, Duration::MAX);
     for _ in 0..3 {
-        parse = parse.min(best_of_3(|| {
+        parse = parse.min(common::best_of_3(|| {
             for (bytes, url) in &typical {
                 std::hint::black_box(dom::parse(bytes, url, &Default::default()).unwrap());
             }
         }));
-        extract = extract.min(best_of_3(|| {
+        extract = extract.min(common::best_of_3(|| {
             for doc in &docs {
                 std::hint::black_box(article::extract(doc, &hints));
             }
         }));
-        meta = meta.min(best_of_3(|| {
+        meta = meta.min(common::best_of_3(|| {
             for doc in &docs {
                 std::hint::black_box(article::dates(doc, &hints));
             }

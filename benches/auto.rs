@@ -3,8 +3,9 @@
 //! patterns, repeated patterns, structured data), and parse + auto extraction.
 //! `cargo bench --bench auto`.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use chrono::DateTime;
 use html2rss::dom::{self, Document};
@@ -12,26 +13,8 @@ use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
 use html2rss::engines::{auto, repeated, structured};
 use html2rss::eval::corpus;
 
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
-}
-
-/// Best of three passes.
-fn best_of_3(mut pass: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            pass();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
-}
-
 fn main() {
-    let pages = corpus::list_pages(&corpus_dir()).expect("corpus list pages");
+    let pages = corpus::list_pages(&common::corpus_dir()).expect("corpus list pages");
     let inputs: Vec<(Vec<u8>, url::Url)> = pages.iter().map(|p| (p.bytes().unwrap(), p.url.clone())).collect();
     let mb = inputs.iter().map(|(b, _)| b.len()).sum::<usize>() as f64 / 1e6;
     let db = TimePatternDb::builtin();
@@ -41,27 +24,27 @@ fn main() {
     let docs: Vec<Document> = inputs.iter().map(parse).collect();
     println!("{} list pages, {:.1} MB", inputs.len(), mb);
 
-    let parsing = best_of_3(|| {
+    let parsing = common::best_of_3(|| {
         for input in &inputs {
             std::hint::black_box(parse(input));
         }
     });
-    let time_patterns = best_of_3(|| {
+    let time_patterns = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(timepattern::extract(doc, db, &context));
         }
     });
-    let repeated_patterns = best_of_3(|| {
+    let repeated_patterns = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(repeated::analyze(doc));
         }
     });
-    let structured_data = best_of_3(|| {
+    let structured_data = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(structured::find(doc, &context));
         }
     });
-    let extraction = best_of_3(|| {
+    let extraction = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(auto::extract(doc, db, &context));
         }

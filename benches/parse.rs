@@ -2,17 +2,16 @@
 //! baseline, and our whole `dom::parse` (charset, depth pre-scan, head scan, html5ever, arena)
 //! in the same run. `cargo bench --bench parse`.
 
+mod common;
+
 use std::io::Read;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use html5ever::tendril::TendrilSink;
 use url::Url;
 
 fn corpus_pages() -> Vec<Vec<u8>> {
-    let root = std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let root = common::corpus_dir();
     let mut pages = Vec::new();
     let mut dirs = vec![root];
     while let Some(dir) = dirs.pop() {
@@ -33,18 +32,6 @@ fn corpus_pages() -> Vec<Vec<u8>> {
     pages
 }
 
-/// Best of three passes over all pages.
-fn best_of_3(mut pass: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            pass();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
-}
-
 fn main() {
     let pages = corpus_pages();
     let texts: Vec<String> = pages.iter().map(|p| String::from_utf8_lossy(p).into_owned()).collect();
@@ -56,31 +43,31 @@ fn main() {
     // Baseline and ours alternate, so a busy machine slows both alike.
     let (mut baseline, mut ours) = (Duration::MAX, Duration::MAX);
     for _ in 0..3 {
-        baseline = baseline.min(best_of_3(|| {
+        baseline = baseline.min(common::best_of_3(|| {
             for text in &texts {
                 let dom = html5ever::parse_document(markup5ever_rcdom::RcDom::default(), Default::default())
                     .one(text.as_str());
                 std::hint::black_box(dom);
             }
         }));
-        ours = ours.min(best_of_3(|| {
+        ours = ours.min(common::best_of_3(|| {
             for page in &pages {
                 let doc = html2rss::dom::parse(page, &url, &Default::default()).unwrap();
                 std::hint::black_box(doc);
             }
         }));
     }
-    let depth = best_of_3(|| {
+    let depth = common::best_of_3(|| {
         for page in &pages {
             std::hint::black_box(html2rss::dom::estimate_depth(page));
         }
     });
-    let head = best_of_3(|| {
+    let head = common::best_of_3(|| {
         for page in &pages {
             std::hint::black_box(html2rss::dom::scan_head(page));
         }
     });
-    let decode = best_of_3(|| {
+    let decode = common::best_of_3(|| {
         for page in &pages {
             std::hint::black_box(html2rss::dom::decode(page, None, Some("utf-8")));
         }

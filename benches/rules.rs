@@ -1,8 +1,10 @@
 //! Applying a mapping rule to a parsed page, against parsing that page, in the same run: the
 //! rule's cost beyond parsing. `cargo bench --bench rules`.
 
+mod common;
+
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::Utc;
 use html2rss::engines::rules::{self, Rule};
@@ -12,24 +14,8 @@ use html2rss::eval::corpus::list_pages;
 const CASES: &[(&str, &str)] =
     &[("fool-author.xml", "09-fool-com.input.html"), ("craigslist-search.xml", "07-craigslist.input.html")];
 
-/// Best of three passes of `runs` calls, per call.
-fn per_call(runs: u32, mut call: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..runs {
-                call();
-            }
-            start.elapsed() / runs
-        })
-        .min()
-        .unwrap()
-}
-
 fn main() {
-    let corpus = std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let corpus = common::corpus_dir();
     let pages = list_pages(&corpus).expect("the corpus");
     let now = Utc::now();
     for (rule_file, page_name) in CASES {
@@ -42,10 +28,10 @@ fn main() {
         // Parsing and applying alternate, so a busy machine slows both alike.
         let (mut parse, mut apply) = (Duration::MAX, Duration::MAX);
         for _ in 0..3 {
-            parse = parse.min(per_call(20, || {
+            parse = parse.min(common::per_call(20, || {
                 std::hint::black_box(html2rss::dom::parse(&bytes, &page.url, &Default::default()).unwrap());
             }));
-            apply = apply.min(per_call(500, || {
+            apply = apply.min(common::per_call(500, || {
                 std::hint::black_box(rules::apply(&rule, &doc, now));
             }));
         }

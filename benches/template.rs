@@ -2,8 +2,9 @@
 //! pages), against parsing those pages, in the same run: what training costs beyond fetching.
 //! `cargo bench --bench template`.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use chrono::Utc;
 use html2rss::dom::{self, Document, ParseOptions};
@@ -11,28 +12,12 @@ use html2rss::engines::template;
 use html2rss::eval::corpus::sites;
 use html2rss::feed::reader;
 
-/// Best of three passes of `runs` calls, per call.
-fn per_call(runs: u32, mut call: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..runs {
-                call();
-            }
-            start.elapsed() / runs
-        })
-        .min()
-        .unwrap()
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 fn main() {
-    let corpus = std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let corpus = common::corpus_dir();
     println!(
         "{:<40} {:>7} {:>9} {:>9} {:>9} {:>9} {:>7}",
         "site (feed + 4 pages)", "KB", "parse ms", "feed ms", "train ms", "total ms", "train/parse"
@@ -54,13 +39,13 @@ fn main() {
         let feed = reader::read_feed(&feed_bytes, &site.base_url).unwrap();
         let now = Utc::now();
         let runs = 5;
-        let parse = per_call(runs, || {
+        let parse = common::per_call(runs, || {
             std::hint::black_box(parse_all());
         });
-        let read = per_call(runs, || {
+        let read = common::per_call(runs, || {
             std::hint::black_box(reader::read_feed(&feed_bytes, &site.base_url).unwrap());
         });
-        let train = per_call(runs, || {
+        let train = common::per_call(runs, || {
             std::hint::black_box(template::train(&feed, &docs, now).ok());
         });
         let total = parse + read + train;

@@ -2,34 +2,17 @@
 //! baseline, measured in the same run), time-node discovery, and parse + whole extraction.
 //! `cargo bench --bench timepattern`.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use chrono::DateTime;
 use html2rss::dom::{self, Document};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
 use html2rss::eval::corpus;
 
-fn corpus_dir() -> PathBuf {
-    std::env::var_os("HTML2RSS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
-}
-
-/// Best of three passes.
-fn best_of_3(mut pass: impl FnMut()) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            pass();
-            start.elapsed()
-        })
-        .min()
-        .unwrap()
-}
-
 fn main() {
-    let pages = corpus::list_pages(&corpus_dir()).expect("corpus list pages");
+    let pages = corpus::list_pages(&common::corpus_dir()).expect("corpus list pages");
     let inputs: Vec<(Vec<u8>, url::Url)> = pages.iter().map(|p| (p.bytes().unwrap(), p.url.clone())).collect();
     let mb = inputs.iter().map(|(b, _)| b.len()).sum::<usize>() as f64 / 1e6;
     let db = TimePatternDb::builtin();
@@ -39,17 +22,17 @@ fn main() {
     let docs: Vec<Document> = inputs.iter().map(parse).collect();
     println!("{} list pages, {:.1} MB", inputs.len(), mb);
 
-    let parsing = best_of_3(|| {
+    let parsing = common::best_of_3(|| {
         for input in &inputs {
             std::hint::black_box(parse(input));
         }
     });
-    let discovery = best_of_3(|| {
+    let discovery = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(timepattern::discover::discover(doc, db, &context));
         }
     });
-    let extraction = best_of_3(|| {
+    let extraction = common::best_of_3(|| {
         for doc in &docs {
             std::hint::black_box(timepattern::extract(doc, db, &context));
         }
