@@ -7,6 +7,8 @@
 //!    the store keeps them per site) — when it finds nothing, the next engines may;
 //! 3. the `auto` engine: time patterns (the paper's ATP), which need nothing but dates on the
 //!    page, together with repeated records (ARP) and structured data, which find undated lists;
+//!    An article page whose only list is undated records (related posts, menus) goes to step 4
+//!    when it advertises a feed;
 //! 4. when none of these finds items, the page's own advertised feed, if it has one. Reading it
 //!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
 //!    fetches it and reads it with [`super::advertised::read_feed`].
@@ -18,6 +20,7 @@ use chrono::{DateTime, Utc};
 use url::Url;
 
 use super::advertised::advertised_feed;
+use super::article;
 use super::auto;
 use super::rules::{self, Rule, RuleError, RuleSet};
 use super::template;
@@ -131,13 +134,27 @@ impl Engines {
             }
         }
         let context = DateContext::new(now.fixed_offset());
-        let extraction = auto::extract(doc, self.time_patterns(), &context);
+        let analysis = auto::analyze(doc, self.time_patterns(), &context);
+        // An article page's undated records are its related posts or menus: the site's own
+        // feed, when the page advertises one, stands better for it.
+        if analysis.extraction.engine == Engine::RepeatedPattern
+            && let Some(feed) = advertised_feed(&doc.head.feeds, &doc.base)
+            && analysis.is_article_page(&article::extract(doc, &article::Hints::default()))
+        {
+            let mut extraction = analysis.extraction;
+            extraction.page.subjects.clear();
+            return Choice {
+                extraction,
+                made_by: "the page's own feed (an article page)".into(),
+                advertised_feed: Some(feed),
+            };
+        }
         // `auto` names the engine whose evidence made the list.
-        let made_by = match extraction.engine {
+        let made_by = match analysis.extraction.engine {
             Engine::TimePattern => "the time-pattern engine",
             _ => "the repeated-pattern engine",
         };
-        Choice { extraction, made_by: made_by.into(), advertised_feed: None }
+        Choice { extraction: analysis.extraction, made_by: made_by.into(), advertised_feed: None }
     }
 }
 
@@ -204,6 +221,34 @@ mod tests {
         // A hand-written rule carries no training support: the template's confidence caps it.
         let confidence = choice.extraction.confidence;
         assert!(confidence > 0.0 && confidence <= template::confidence(&template.rule), "{confidence}");
+    }
+
+    #[test]
+    fn an_article_page_with_related_links_names_its_feed_and_a_list_page_does_not() {
+        let sentence = "The council met on Tuesday to discuss the new budget for the city's parks and libraries. ";
+        let related: String = (1..=5)
+            .map(|i| format!(r#"<li class="rel"><a href="/story/{i}">Related story number {i} here</a></li>"#))
+            .collect();
+        let article = format!(
+            r#"<html><head><title>Budget</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+            <body><main><h1>Budget</h1><p>{}</p><p>{}</p></main><aside><ul>{related}</ul></aside></body></html>"#,
+            sentence.repeat(6),
+            sentence.repeat(6)
+        );
+        let page_url = url("https://news.example/budget");
+        let engines = Engines::new(RuleSet::new());
+        let choice = engines.choose(&parse_str(&article, &page_url).unwrap(), &page_url, None, Utc::now());
+        assert_eq!(choice.extraction.page.item_count(), 0, "{}", choice.made_by);
+        assert_eq!(choice.advertised_feed, Some(url("https://news.example/feed.xml")));
+
+        // The same records without the article text: a list page, served from its records.
+        let list = format!(
+            r#"<html><head><title>Stories</title><link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
+            <body><main><ul>{related}</ul></main></body></html>"#
+        );
+        let choice = engines.choose(&parse_str(&list, &page_url).unwrap(), &page_url, None, Utc::now());
+        assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::RepeatedPattern, 5));
+        assert_eq!(choice.advertised_feed, None);
     }
 
     #[test]
