@@ -11,12 +11,9 @@ use chrono::DateTime;
 use html2rss::dom::{self, Document};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
 use html2rss::engines::{auto, repeated, structured};
-use html2rss::eval::corpus;
 
 fn main() {
-    let pages = corpus::list_pages(&common::corpus_dir()).expect("corpus list pages");
-    let inputs: Vec<(Vec<u8>, url::Url)> = pages.iter().map(|p| (p.bytes().unwrap(), p.url.clone())).collect();
-    let mb = inputs.iter().map(|(b, _)| b.len()).sum::<usize>() as f64 / 1e6;
+    let (inputs, mb) = common::list_page_inputs();
     let db = TimePatternDb::builtin();
     let context = DateContext::new(DateTime::parse_from_rfc3339("2024-05-15T12:00:00Z").unwrap());
     let parse =

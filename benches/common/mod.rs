@@ -12,6 +12,15 @@ pub fn corpus_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
 }
 
+/// The corpus list pages as bytes with their URLs, and their size in MB.
+pub fn list_page_inputs() -> (Vec<(Vec<u8>, url::Url)>, f64) {
+    let pages = html2rss::eval::corpus::list_pages(&corpus_dir()).expect("corpus list pages");
+    let inputs: Vec<(Vec<u8>, url::Url)> =
+        pages.iter().map(|p| (p.bytes().expect("a corpus page"), p.url.clone())).collect();
+    let mb = inputs.iter().map(|(b, _)| b.len()).sum::<usize>() as f64 / 1e6;
+    (inputs, mb)
+}
+
 /// The best of three passes (the least disturbed by other work on the machine).
 pub fn best_of_3(mut pass: impl FnMut()) -> Duration {
     (0..3)

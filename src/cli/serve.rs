@@ -11,6 +11,15 @@ use crate::store::Store;
 use crate::updater::{Pool, PoolConfig, RefreshContext};
 use crate::web::{self, AppState, WebSettings};
 
+/// A line for the operator on stderr. Unlike `eprintln!`, a closed stderr (a supervisor gone,
+/// a pipe nobody reads any more) does not panic: the server keeps serving.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>) -> anyhow::Result<()> {
     let mut config = match config {
         Some(path) => Config::load(&path)?,
@@ -49,19 +58,16 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
         let server = web::server(listener, Arc::new(state))?;
         let handle = server.handle();
         let running = tokio::spawn(server);
-        eprintln!("html2rss listening on http://{address} (database {}); admin page /admin", config.db.display());
+        say!("html2rss listening on http://{address} (database {}); admin page /admin", config.db.display());
         if let Some(token) = generated {
-            eprintln!("html2rss: generated the admin token (shown only now; kept in the database):\n  {token}");
+            say!("html2rss: generated the admin token (shown only now; kept in the database):\n  {token}");
         }
         shutdown_signal().await?;
-        eprintln!("html2rss: stopping (requests and refreshes in flight may finish)");
+        say!("html2rss: stopping (requests and refreshes in flight may finish)");
         handle.stop(true).await;
         let stopped = pool.shutdown(config.updater.shutdown_grace).await;
         if stopped.abandoned > 0 {
-            eprintln!(
-                "html2rss: abandoned {} refreshes; their sources are refreshed after the restart",
-                stopped.abandoned
-            );
+            say!("html2rss: abandoned {} refreshes; their sources are refreshed after the restart", stopped.abandoned);
         }
         running.await.context("the web server task failed")??;
         Ok(())
