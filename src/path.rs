@@ -783,7 +783,7 @@ mod tests {
             let path = Path::of(&d, node);
             assert_eq!(path.select_nodes(&d, d.root()), [node], "{path}");
         }
-        let li = d.ids().filter(|&n| d.is_tag(n, "li")).next().unwrap();
+        let li = d.ids().find(|&n| d.is_tag(n, "li")).unwrap();
         let a = d.first_tag("a").unwrap();
         assert_eq!(Path::relative(&d, li, a).unwrap().to_string(), "A[0]");
         assert_eq!(Path::of_attr(&d, a, "href").to_string(), "/HTML[0]/BODY[0]/UL[0]/LI[0]/A[0]/@href");
@@ -803,6 +803,6 @@ mod tests {
         assert!(glob_match("a*b*c", "aXXbYc"));
         assert!(!glob_match("a*b*c", "acb"));
         assert!(!glob_match("post-*", "xpost-1"));
-        assert!(glob_match("ab*ba", "aba") == false);
+        assert!(!glob_match("ab*ba", "aba"));
     }
 }

@@ -109,11 +109,11 @@ impl Sink {
         match child {
             NodeOrText::AppendNode(node) => Some(node),
             NodeOrText::AppendText(text) => {
-                if let Some(prev) = previous {
-                    if let Scratch::Text(existing) = &mut self.nodes.borrow_mut()[prev].data {
-                        existing.push_tendril(&text);
-                        return None;
-                    }
+                if let Some(prev) = previous
+                    && let Scratch::Text(existing) = &mut self.nodes.borrow_mut()[prev].data
+                {
+                    existing.push_tendril(&text);
+                    return None;
                 }
                 Some(self.new_node(Scratch::Text(text)))
             }

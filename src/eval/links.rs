@@ -30,10 +30,10 @@ impl LinkNormalizer {
     /// path percent-decoded, trailing `index.html`/`index.htm` then `/` removed, query kept.
     pub fn normalize(&self, url: &Url) -> NormalizedLink {
         let mut host = url.host_str().map(bare_host).unwrap_or_default();
-        if let Some(canonical) = &self.canonical_host {
-            if self.aliases.contains(&host) {
-                host = canonical.clone();
-            }
+        if let Some(canonical) = &self.canonical_host
+            && self.aliases.contains(&host)
+        {
+            host = canonical.clone();
         }
         let mut path = percent_decode_str(url.path()).decode_utf8_lossy().into_owned();
         for suffix in ["index.html", "index.htm"] {

@@ -40,11 +40,11 @@ pub fn token_f1(output: &str, truth: &str) -> TokenScore {
     }
     let mut tp = 0usize;
     for t in &out {
-        if let Some(c) = counts.get_mut(t) {
-            if *c > 0 {
-                *c -= 1;
-                tp += 1;
-            }
+        if let Some(c) = counts.get_mut(t)
+            && *c > 0
+        {
+            *c -= 1;
+            tp += 1;
         }
     }
     let precision = tp as f64 / out.len() as f64;
