@@ -88,23 +88,40 @@ async fn server_answers_healthz_on_port_0() {
 #[test]
 fn corpus_loaders_find_what_the_readme_counts() {
     use html2rss::eval::corpus::{self, ListSet, ListTruth};
+    use html2rss::eval::split::Half;
     let dir = common::corpus_dir();
     let pages = corpus::list_pages(&dir).unwrap();
-    let sitepairs: Vec<_> = pages.iter().filter(|p| p.set == ListSet::Sitepairs).collect();
-    assert_eq!(sitepairs.len(), 28, "usable site-pair pages");
-    let (mut items, mut complete_pages, mut complete_items) = (0, 0, 0);
-    for page in &sitepairs {
-        let ListTruth::Items { items: truth, complete } = &page.truth else { panic!("{}", page.name) };
-        items += truth.len();
-        if *complete {
-            complete_pages += 1;
-            complete_items += truth.len();
+    // Usable pages, their items, complete pages and their items, per set: the sums of
+    // `AUDIT.json`'s `use`, `complete` and `gt_list_items` (README §1, §1b).
+    for (set, counts) in [(ListSet::Sitepairs, (131, 1319, 114, 1140)), (ListSet::Themes, (47, 350, 43, 330))] {
+        let set_pages: Vec<_> = pages.iter().filter(|p| p.set == set).collect();
+        let (mut items, mut complete_pages, mut complete_items) = (0, 0, 0);
+        for page in &set_pages {
+            let ListTruth::Items { items: truth, complete } = &page.truth else { panic!("{}", page.name) };
+            items += truth.len();
+            if *complete {
+                complete_pages += 1;
+                complete_items += truth.len();
+            }
+        }
+        assert_eq!((set_pages.len(), items, complete_pages, complete_items), counts, "{set:?}");
+        // SPLIT.tsv gives both halves sites of every set that grew.
+        for half in Half::BOTH {
+            assert!(set_pages.iter().any(|p| p.half == half), "{set:?} has no {half} page");
         }
     }
-    assert_eq!((items, complete_pages, complete_items), (300, 25, 250));
+    assert_eq!(corpus::sites(&dir).unwrap().len(), 79 + 19);
     assert_eq!(pages.iter().filter(|p| p.set == ListSet::Feedless).count(), 15);
     assert_eq!(pages.iter().filter(|p| p.set == ListSet::Gerapy).count(), 9);
-    assert_eq!(corpus::article_pages(&dir).unwrap().len(), 181);
+    let articles = corpus::article_pages(&dir).unwrap();
+    let per_set: Vec<usize> =
+        corpus::ARTICLE_SETS.iter().map(|set| articles.iter().filter(|a| a.set == *set).count()).collect();
+    assert_eq!(per_set, [181, 250, 70, 300, 250, 200, 85, 69]);
+    assert!(articles.iter().all(|a| !a.body.trim().is_empty()), "an article page without its main text");
+    // The CleanEval wrapper line gives the page's URL and is not part of the page.
+    let wrapped = articles.iter().find(|a| a.set == "cleaneval").unwrap();
+    assert!(wrapped.url.host_str().is_some_and(|h| !h.ends_with(".invalid")), "{}", wrapped.url);
+    assert!(!String::from_utf8_lossy(&wrapped.bytes().unwrap()).trim_start().starts_with("<text"));
     let dates = corpus::date_pages(&dir).unwrap();
     assert_eq!((dates.len(), dates.iter().filter(|d| d.date.is_none()).count()), (200, 5));
 }

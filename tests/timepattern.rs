@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use html2rss::dom;
 use html2rss::engines::Engine;
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb, discover};
-use html2rss::eval::corpus;
+use html2rss::eval::corpus::{self, ListSet};
 use html2rss::eval::lists::{self, ListReport, Output};
 use url::Url;
 
@@ -32,8 +32,7 @@ fn run_engine(pages: &[corpus::ListPage]) -> ListReport {
 /// below the thresholds fails here.
 #[test]
 fn sitepair_homepages_meet_the_issue_thresholds() {
-    let pages: Vec<_> = corpus::sitepair_pages(&common::corpus_dir())
-        .unwrap()
+    let pages: Vec<_> = common::tune_pages(ListSet::Sitepairs)
         .into_iter()
         .filter(|p| p.name.ends_with("/index.html"))
         .collect();
@@ -75,7 +74,7 @@ fn sidebar_widgets_of_the_corpus_do_not_become_items() {
         serde_json::from_slice(&std::fs::read(dir.join("lists/sitepairs/AUDIT.json")).unwrap()).unwrap();
     let db = TimePatternDb::builtin();
     let mut checked = 0;
-    for page in corpus::sitepair_pages(&dir).unwrap() {
+    for page in common::tune_pages(ListSet::Sitepairs) {
         let (site, file) = page.name.split_once('/').unwrap();
         let excluded: HashSet<_> = audit[site][file]["not_list_items"]
             .as_array()
@@ -253,13 +252,25 @@ fn eval_command_scores_the_corpus_list_pages() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let report = &json["lists"];
-    assert_eq!(report["pages"].as_array().unwrap().len(), 28 + 15 + 9);
+    // Usable pages: 131 site pairs, 47 themes, 15 feedless, 9 gerapy.
+    assert_eq!(report["pages"].as_array().unwrap().len(), 131 + 47 + 15 + 9);
     assert!(report["throughput"]["mb_per_second"].as_f64().unwrap() > 0.0);
     let sets: HashSet<&str> = report["pages"].as_array().unwrap().iter().map(|p| p["set"].as_str().unwrap()).collect();
-    assert_eq!(sets, HashSet::from(["sitepairs", "feedless", "gerapy"]));
+    assert_eq!(sets, HashSet::from(["sitepairs", "themes", "feedless", "gerapy"]));
+    // Each scope is summarized per half of the corpus and for both.
+    let halves: HashSet<String> = report["summaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["scope"] == "sitepairs" && s["dated_only"] == false)
+        .map(|s| s["half"].to_string())
+        .collect();
+    assert_eq!(halves, HashSet::from(["\"tune\"".to_string(), "\"check\"".to_string(), "null".to_string()]));
     let table = binary().args(["eval", common::corpus_dir().to_str().unwrap()]).output().unwrap();
     let table = String::from_utf8(table.stdout).unwrap();
-    assert!(table.contains("sitepairs homepages (dated)") && table.contains("MB/s"), "{table}");
+    let header = table.lines().find(|l| l.starts_with("sitepairs homepages (pages that show dates)")).unwrap();
+    assert!(header.contains("tune") && header.contains("check") && table.contains("MB/s"), "{table}");
+    assert!(table.contains("articles/zh-webcontent") && table.contains("templates"), "{table}");
 }
 
 #[test]

@@ -35,11 +35,11 @@ pub fn run(corpus_dir: &Path, algorithm: Algorithm, json: bool) -> anyhow::Resul
     let site_articles = site_articles::evaluate(corpus_dir).with_context(|| cannot("site-pair articles"))?;
     // Templates: trained on each site's feed, homepage and article pages; scored on the list
     // pages the training never saw and on the article pages.
-    let templates = template::evaluate(corpus_dir).with_context(|| cannot("templates"))?;
+    let templates = template::evaluate(corpus_dir, None).with_context(|| cannot("templates"))?;
 
     if json {
         let report =
-            serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(), "report": templates } });
+            serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(None), "report": templates } });
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{}\n\n{articles}\n\n{dates}\n\n{site_articles}\n\n{templates}", lists.table());

@@ -1,14 +1,17 @@
-//! Main-text metrics on `articles/zyte` (corpus README §4, §6): mean token precision, recall
-//! and F1 of the generic article extractor against `articleBody`, the share of pages with
-//! F1 ≥ 0.9, throughput, and upstream's 4-token-shingle variant for comparing with the
-//! published figures.
+//! Main-text metrics on the article sets (corpus README §4, §4b, §6), set by set and for the
+//! tune and check halves: mean token precision, recall and F1 of the generic article extractor
+//! against the set's main text, the share of pages with F1 ≥ 0.9, pages with no text at all,
+//! throughput, and upstream's 4-token-shingle variant for comparing with zyte's published
+//! figures.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
 
-use super::corpus::{ArticlePage, CorpusError, article_pages};
+use super::HalfTable;
+use super::corpus::{ARTICLE_SETS, ArticlePage, CorpusError, article_pages};
+use super::split::Half;
 use super::text::{TokenScore, token_f1, tokens};
 use crate::dom::{self, ParseOptions};
 use crate::engines::article::{self, Hints};
@@ -16,6 +19,10 @@ use crate::engines::article::{self, Hints};
 /// One page's scores.
 #[derive(Debug, Clone)]
 pub struct PageScore {
+    pub set: &'static str,
+    pub half: Half,
+    /// No text was extracted (or the page did not parse).
+    pub empty: bool,
     pub id: String,
     pub url: String,
     pub tokens: TokenScore,
@@ -27,14 +34,28 @@ pub struct PageScore {
 #[derive(Debug, Clone)]
 pub struct ArticleReport {
     pub pages: Vec<PageScore>,
-    /// Pages where nothing was extracted (or the page did not parse).
-    pub empty: usize,
     pub bytes: usize,
     /// Parse and extraction time.
     pub seconds: f64,
 }
 
 impl ArticleReport {
+    /// The pages of one set (all sets: `None`) in one half (both: `None`).
+    pub fn select(&self, set: Option<&str>, half: Option<Half>) -> ArticleReport {
+        let pages = self
+            .pages
+            .iter()
+            .filter(|p| set.is_none_or(|s| s == p.set) && half.is_none_or(|h| h == p.half))
+            .cloned()
+            .collect();
+        ArticleReport { pages, bytes: 0, seconds: 0.0 }
+    }
+
+    /// Pages where nothing was extracted.
+    pub fn empty(&self) -> usize {
+        self.pages.iter().filter(|p| p.empty).count()
+    }
+
     fn mean(&self, f: impl Fn(&PageScore) -> f64) -> f64 {
         if self.pages.is_empty() {
             return 0.0;
@@ -133,7 +154,7 @@ pub fn shingle_match(output: &str, truth: &str) -> [f64; 3] {
 
 /// Score the extractor on the given pages.
 pub fn evaluate_pages(pages: &[ArticlePage]) -> Result<ArticleReport, CorpusError> {
-    let mut report = ArticleReport { pages: Vec::with_capacity(pages.len()), empty: 0, bytes: 0, seconds: 0.0 };
+    let mut report = ArticleReport { pages: Vec::with_capacity(pages.len()), bytes: 0, seconds: 0.0 };
     for page in pages {
         let bytes = page.bytes()?;
         report.bytes += bytes.len();
@@ -143,10 +164,10 @@ pub fn evaluate_pages(pages: &[ArticlePage]) -> Result<ArticleReport, CorpusErro
             .and_then(|doc| article::extract(&doc, &Hints::default()).content_text)
             .unwrap_or_default();
         report.seconds += start.elapsed().as_secs_f64();
-        if text.is_empty() {
-            report.empty += 1;
-        }
         report.pages.push(PageScore {
+            set: page.set,
+            half: page.half,
+            empty: text.is_empty(),
             id: page.id.clone(),
             url: page.url.to_string(),
             tokens: token_f1(&text, &page.body),
@@ -156,29 +177,32 @@ pub fn evaluate_pages(pages: &[ArticlePage]) -> Result<ArticleReport, CorpusErro
     Ok(report)
 }
 
-/// Score the extractor on `CORPUS/articles/zyte`.
+/// Score the extractor on every article set of `CORPUS/articles`.
 pub fn evaluate(corpus: &Path) -> Result<ArticleReport, CorpusError> {
     evaluate_pages(&article_pages(corpus)?)
 }
 
 impl fmt::Display for ArticleReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shingle = self.shingle_scores();
-        writeln!(f, "articles/zyte: main text of {} article pages (generic extractor)", self.pages.len())?;
-        writeln!(
-            f,
-            "  token   precision {:.3}  recall {:.3}  F1 {:.3}  pages with F1 >= 0.9: {:.1}%  empty: {}",
-            self.precision(),
-            self.recall(),
-            self.f1(),
-            100.0 * self.share_f1_90(),
-            self.empty
-        )?;
-        writeln!(
-            f,
-            "  shingle precision {:.3}  recall {:.3}  F1 {:.3}  (upstream's evaluate.py metric)",
-            shingle.precision, shingle.recall, shingle.f1
-        )?;
+        writeln!(f, "article pages: main text by the generic extractor, token P/R/F1 per page, mean per set")?;
+        for set in ARTICLE_SETS {
+            let halves = [Half::Tune, Half::Check].map(|h| self.select(Some(set), Some(h)));
+            if halves.iter().all(|r| r.pages.is_empty()) {
+                continue;
+            }
+            let mut table = HalfTable::new(&format!("articles/{set}"));
+            let mut row = |name: &str, cell: &dyn Fn(&ArticleReport) -> String| {
+                table.row(name, [&halves[0], &halves[1]].map(|r| if r.pages.is_empty() { "-".into() } else { cell(r) }));
+            };
+            row("pages", &|r| r.pages.len().to_string());
+            row("token F1 (P / R)", &|r| format!("{:.3} ({:.3} / {:.3})", r.f1(), r.precision(), r.recall()));
+            row("pages with F1 >= 0.9", &|r| format!("{:.1}%", 100.0 * r.share_f1_90()));
+            row("pages with no text", &|r| r.empty().to_string());
+            if set == "zyte" {
+                row("shingle F1 (upstream's evaluate.py)", &|r| format!("{:.3}", r.shingle_scores().f1));
+            }
+            write!(f, "{table}")?;
+        }
         write!(
             f,
             "  speed   {:.1} pages/s  {:.2} MB/s  (parse + extract)",

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use url::Url;
 
 use super::links::{LinkNormalizer, NormalizedLink};
+use super::split::{Half, Split};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
@@ -55,8 +56,32 @@ pub fn parse_truth_date(text: &str) -> Option<DateTime<FixedOffset>> {
 #[serde(rename_all = "lowercase")]
 pub enum ListSet {
     Sitepairs,
+    Themes,
     Feedless,
     Gerapy,
+}
+
+impl ListSet {
+    pub const ALL: [ListSet; 4] = [ListSet::Sitepairs, ListSet::Themes, ListSet::Feedless, ListSet::Gerapy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ListSet::Sitepairs => "sitepairs",
+            ListSet::Themes => "themes",
+            ListSet::Feedless => "feedless",
+            ListSet::Gerapy => "gerapy",
+        }
+    }
+
+    /// The set's directory under the corpus.
+    fn dir(self) -> &'static str {
+        match self {
+            ListSet::Sitepairs => "lists/sitepairs",
+            ListSet::Themes => "lists/themes",
+            ListSet::Feedless => "lists/feedless",
+            ListSet::Gerapy => "lists/gerapy",
+        }
+    }
 }
 
 /// One expected item of a list page.
@@ -80,7 +105,8 @@ pub enum ListTruth {
 #[derive(Debug, Clone)]
 pub struct ListPage {
     pub set: ListSet,
-    /// `site/file` for site pairs, the file name otherwise.
+    pub half: Half,
+    /// `site/file` for site pairs and themes, the file name otherwise.
     pub name: String,
     pub file: PathBuf,
     /// The URL the page was served at.
@@ -99,9 +125,11 @@ impl ListPage {
     }
 }
 
-/// A site of `lists/sitepairs`: its pages, feed and articles.
+/// A site of `lists/sitepairs` or `lists/themes`: its pages, feed and articles.
 #[derive(Debug, Clone)]
 pub struct Site {
+    pub set: ListSet,
+    pub half: Half,
     pub name: String,
     pub dir: PathBuf,
     pub base_url: Url,
@@ -152,50 +180,64 @@ struct Audit {
     not_list_items: Vec<String>,
 }
 
-/// The sites of `lists/sitepairs`, sorted by name.
+/// The sites of `lists/sitepairs` and `lists/themes`, each set sorted by name.
 pub fn sites(corpus: &Path) -> Result<Vec<Site>, CorpusError> {
-    let root = corpus.join("lists/sitepairs");
-    let entries = fs::read_dir(&root).map_err(|source| CorpusError::Read { path: root.clone(), source })?;
+    let split = Split::load(corpus)?;
     let mut sites = Vec::new();
-    for entry in entries {
-        let dir = entry.map_err(|source| CorpusError::Read { path: root.clone(), source })?.path();
-        let meta_path = dir.join("meta.json");
-        if !meta_path.is_file() {
-            continue;
+    for set in [ListSet::Sitepairs, ListSet::Themes] {
+        let root = corpus.join(set.dir());
+        let entries = fs::read_dir(&root).map_err(|source| CorpusError::Read { path: root.clone(), source })?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let dir = entry.map_err(|source| CorpusError::Read { path: root.clone(), source })?.path();
+            let meta_path = dir.join("meta.json");
+            if !meta_path.is_file() {
+                continue;
+            }
+            let meta: SiteMeta = json(&meta_path)?;
+            let page_urls = meta
+                .page_urls
+                .iter()
+                .map(|(file, u)| Ok((file.clone(), url(&meta_path, u)?)))
+                .collect::<Result<_, CorpusError>>()?;
+            let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            found.push(Site {
+                set,
+                half: split.half(&format!("{}/{name}", set.dir()))?,
+                name,
+                base_url: url(&meta_path, &meta.base_url)?,
+                host_aliases: meta.host_aliases,
+                page_urls,
+                feed: dir.join("feed.xml"),
+                dir,
+            });
         }
-        let meta: SiteMeta = json(&meta_path)?;
-        let page_urls = meta
-            .page_urls
-            .iter()
-            .map(|(file, u)| Ok((file.clone(), url(&meta_path, u)?)))
-            .collect::<Result<_, CorpusError>>()?;
-        sites.push(Site {
-            name: dir.file_name().unwrap_or_default().to_string_lossy().into_owned(),
-            base_url: url(&meta_path, &meta.base_url)?,
-            host_aliases: meta.host_aliases,
-            page_urls,
-            feed: dir.join("feed.xml"),
-            dir,
-        });
+        found.sort_by(|a, b| a.name.cmp(&b.name));
+        sites.extend(found);
     }
-    sites.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(sites)
 }
 
 /// Every usable list page of the corpus with its ground truth.
 pub fn list_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
-    let mut pages = sitepair_pages(corpus)?;
+    let mut pages = site_list_pages(corpus)?;
     pages.extend(feedless_pages(corpus)?);
     pages.extend(gerapy_pages(corpus)?);
     Ok(pages)
 }
 
-/// Usable site-pair list pages (`use: true` in AUDIT.json), `not_list_items` removed.
-pub fn sitepair_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
-    let audit_path = corpus.join("lists/sitepairs/AUDIT.json");
-    let audit: BTreeMap<String, BTreeMap<String, Audit>> = json(&audit_path)?;
+/// Usable list pages of the site pairs and themes (`use: true` in their `AUDIT.json`), with
+/// `not_list_items` removed.
+pub fn site_list_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
+    let mut audits = BTreeMap::new();
+    for set in [ListSet::Sitepairs, ListSet::Themes] {
+        let path = corpus.join(set.dir()).join("AUDIT.json");
+        let audit: BTreeMap<String, BTreeMap<String, Audit>> = json(&path)?;
+        audits.insert(set, (path, audit));
+    }
     let mut pages = Vec::new();
     for site in sites(corpus)? {
+        let (audit_path, audit) = &audits[&site.set];
         let normalizer = LinkNormalizer::for_site(&site.base_url, &site.host_aliases);
         let mut truth_files: Vec<PathBuf> = fs::read_dir(&site.dir)
             .map_err(|source| CorpusError::Read { path: site.dir.clone(), source })?
@@ -207,7 +249,7 @@ pub fn sitepair_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
             let truth: SiteTruth = json(&truth_path)?;
             let Some(page_audit) = audit.get(&site.name).and_then(|a| a.get(&truth.page)) else {
                 return Err(CorpusError::Invalid {
-                    path: audit_path,
+                    path: audit_path.clone(),
                     message: format!("no entry for {}/{}", site.name, truth.page),
                 });
             };
@@ -236,7 +278,8 @@ pub fn sitepair_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
                 items.push(TruthItem { title: Some(item.title), link, date: parse_truth_date(&item.date) });
             }
             pages.push(ListPage {
-                set: ListSet::Sitepairs,
+                set: site.set,
+                half: site.half,
                 name: format!("{}/{}", site.name, truth.page),
                 file: site.dir.join(&truth.page),
                 url: page_url,
@@ -250,7 +293,8 @@ pub fn sitepair_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
 
 /// `lists/feedless`: expected links (deduplicated); `08-arxiv-org` is scored by count only.
 pub fn feedless_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
-    let dir = corpus.join("lists/feedless");
+    let split = Split::load(corpus)?;
+    let dir = corpus.join(ListSet::Feedless.dir());
     let base_path = dir.join("base_urls.json");
     let bases: BTreeMap<String, String> = json(&base_path)?;
     let mut pages = Vec::new();
@@ -273,6 +317,7 @@ pub fn feedless_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
         };
         pages.push(ListPage {
             set: ListSet::Feedless,
+            half: split.half(&format!("{}/{file}", ListSet::Feedless.dir()))?,
             name: file.clone(),
             file: dir.join(&file),
             normalizer: LinkNormalizer::for_site(&page_url, &[]),
@@ -286,7 +331,8 @@ pub fn feedless_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
 /// `lists/gerapy`: expected item counts. Pages without a base URL get their `file:` URL
 /// (only counts are scored there).
 pub fn gerapy_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
-    let dir = corpus.join("lists/gerapy");
+    let split = Split::load(corpus)?;
+    let dir = corpus.join(ListSet::Gerapy.dir());
     let counts: BTreeMap<String, usize> = json(&dir.join("counts.json"))?;
     let base_path = dir.join("base_urls.json");
     let bases: BTreeMap<String, String> = json(&base_path)?;
@@ -302,6 +348,7 @@ pub fn gerapy_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
         };
         pages.push(ListPage {
             set: ListSet::Gerapy,
+            half: split.half(&format!("{}/{file}", ListSet::Gerapy.dir()))?,
             name: file,
             file: path,
             normalizer: LinkNormalizer::for_site(&page_url, &[]),
@@ -312,19 +359,54 @@ pub fn gerapy_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
     Ok(pages)
 }
 
-/// An article page of `articles/zyte` with its expected main text.
+/// The article benchmarks under `articles/` (corpus README §4, §4b), zyte first.
+pub const ARTICLE_SETS: [&str; 8] =
+    ["zyte", "cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "msv-chaos", "evan-extract", "zh-webcontent"];
+
+/// An article page of one of the [`ARTICLE_SETS`] with its expected main text.
 #[derive(Debug, Clone)]
 pub struct ArticlePage {
+    pub set: &'static str,
+    pub half: Half,
     pub id: String,
     pub file: PathBuf,
+    /// The page's URL where its benchmark gives one, else `https://articles.invalid/SET/ID`.
     pub url: Url,
     pub body: String,
 }
 
 impl ArticlePage {
+    /// The page as published, without the `<text id=URL …>` wrapper line (and closing
+    /// `</text>`) that the CleanEval organisers added around some benchmarks' pages.
     pub fn bytes(&self) -> Result<Vec<u8>, CorpusError> {
-        read(&self.file)
+        let mut bytes = read(&self.file)?;
+        if let Some((start, end)) = text_wrapper(&bytes) {
+            bytes.drain(start..end);
+            let trimmed = bytes.trim_ascii_end().len();
+            if bytes[..trimmed].ends_with(b"</text>") {
+                bytes.truncate(trimmed - b"</text>".len());
+            }
+        }
+        Ok(bytes)
     }
+}
+
+/// The byte range of a leading `<text …>` wrapper tag.
+fn text_wrapper(bytes: &[u8]) -> Option<(usize, usize)> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if !bytes[start..].starts_with(b"<text ") {
+        return None;
+    }
+    let end = start + bytes[start..].iter().position(|&b| b == b'>')? + 1;
+    Some((start, end))
+}
+
+/// The `id` URL of a page's `<text id="URL" …>` wrapper.
+fn wrapper_url(bytes: &[u8]) -> Option<Url> {
+    let (start, end) = text_wrapper(bytes)?;
+    let tag = String::from_utf8_lossy(&bytes[start..end]);
+    let id = tag.split("id=\"").nth(1)?.split('"').next()?;
+    Url::parse(id).ok().filter(|u| matches!(u.scheme(), "http" | "https"))
 }
 
 #[derive(Deserialize)]
@@ -334,15 +416,51 @@ struct ZyteTruth {
     url: String,
 }
 
+/// Every page of every article set, with its half.
 pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
+    let split = Split::load(corpus)?;
+    let mut pages = zyte_pages(corpus, &split)?;
+    for set in &ARTICLE_SETS[1..] {
+        let dir = corpus.join("articles").join(set);
+        let pages_dir = dir.join("pages");
+        let mut files: Vec<PathBuf> = fs::read_dir(&pages_dir)
+            .map_err(|source| CorpusError::Read { path: pages_dir.clone(), source })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
+            .collect();
+        files.sort();
+        for file in files {
+            let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let id = name.trim_end_matches(".html.gz").to_string();
+            let truth_path = dir.join("truth").join(format!("{id}.txt"));
+            let body = String::from_utf8_lossy(&read(&truth_path)?).into_owned();
+            let url = wrapper_url(&read(&file)?)
+                .unwrap_or_else(|| Url::parse(&format!("https://articles.invalid/{set}/{id}")).expect("a valid URL"));
+            pages.push(ArticlePage {
+                set,
+                half: split.half(&format!("articles/{set}/pages/{name}"))?,
+                id,
+                file,
+                url,
+                body,
+            });
+        }
+    }
+    Ok(pages)
+}
+
+fn zyte_pages(corpus: &Path, split: &Split) -> Result<Vec<ArticlePage>, CorpusError> {
     let dir = corpus.join("articles/zyte");
     let truth_path = dir.join("ground-truth.json");
     let truth: BTreeMap<String, ZyteTruth> = json(&truth_path)?;
     truth
         .into_iter()
         .map(|(id, t)| {
+            let file = dir.join("html").join(format!("{id}.html.gz"));
             Ok(ArticlePage {
-                file: dir.join("html").join(format!("{id}.html.gz")),
+                set: ARTICLE_SETS[0],
+                half: split.half(&format!("articles/zyte/html/{id}.html.gz"))?,
+                file,
                 url: url(&truth_path, &t.url)?,
                 body: t.article_body,
                 id,
@@ -354,6 +472,7 @@ pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
 /// A page of `dates/htmldate` with its publication day (`None`: the page has no date).
 #[derive(Debug, Clone)]
 pub struct DatePage {
+    pub half: Half,
     pub file: PathBuf,
     pub url: Url,
     pub date: Option<NaiveDate>,
@@ -372,6 +491,7 @@ struct DateTruth {
 }
 
 pub fn date_pages(corpus: &Path) -> Result<Vec<DatePage>, CorpusError> {
+    let split = Split::load(corpus)?;
     let dir = corpus.join("dates/htmldate");
     let truth_path = dir.join("eval_mediacloud_2020.json");
     let truth: BTreeMap<String, DateTruth> = json(&truth_path)?;
@@ -385,7 +505,12 @@ pub fn date_pages(corpus: &Path) -> Result<Vec<DatePage>, CorpusError> {
                 })?),
                 None => None,
             };
-            Ok(DatePage { file: dir.join("test_set").join(&t.file), url: url(&truth_path, &page_url)?, date })
+            Ok(DatePage {
+                half: split.half(&format!("dates/htmldate/test_set/{}", t.file))?,
+                file: dir.join("test_set").join(&t.file),
+                url: url(&truth_path, &page_url)?,
+                date,
+            })
         })
         .collect()
 }

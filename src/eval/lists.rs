@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use super::corpus::{CorpusError, ListPage, ListSet, ListTruth};
 use super::links::NormalizedLink;
+use super::split::Half;
 use super::text::normalize_title;
+use super::{HalfTable, percent};
 use crate::dom::{self, Document, ParseOptions};
 use crate::model::Page;
 
@@ -34,6 +36,7 @@ pub struct Output {
 #[derive(Debug, Clone, Serialize)]
 pub struct PageScore {
     pub set: ListSet,
+    pub half: Half,
     pub name: String,
     /// Whether the page shows its items' dates: at least half of the ground-truth items have
     /// their day (±1) among the dates found on the page; for pages without ground-truth dates,
@@ -66,11 +69,13 @@ pub struct PageScore {
     pub seconds: f64,
 }
 
-/// A row of the summary: pages of one scope (a set, or the site-pair homepages), all of them
-/// or only those that show their items' dates.
+/// A row of the summary: pages of one scope (a set, or the site-pair homepages) in one half of
+/// the corpus (or both: `half` is `None`), all of them or only those that show their items'
+/// dates.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub scope: String,
+    pub half: Option<Half>,
     pub dated_only: bool,
     pub pages: usize,
     pub occupancy_macro: Option<f64>,
@@ -106,6 +111,19 @@ pub struct ListReport {
     pub throughput: Throughput,
 }
 
+type InScope = fn(&PageScore) -> bool;
+
+/// The scopes of the summaries: each set, the site-pair homepages, and the site pairs and
+/// themes together (list pages of static sites with feed ground truth).
+const SCOPES: [(&str, InScope); 6] = [
+    ("sitepairs", |s| s.set == ListSet::Sitepairs),
+    ("sitepairs homepages", |s| s.set == ListSet::Sitepairs && s.name.ends_with("/index.html")),
+    ("themes", |s| s.set == ListSet::Themes),
+    ("sitepairs + themes", |s| matches!(s.set, ListSet::Sitepairs | ListSet::Themes)),
+    ("feedless", |s| s.set == ListSet::Feedless),
+    ("gerapy", |s| s.set == ListSet::Gerapy),
+];
+
 /// Run `extract` (parse + engine) over the list pages and score it. Only `extract` is timed.
 pub fn evaluate(pages: &[ListPage], mut extract: impl FnMut(&Document) -> Output) -> Result<ListReport, ListEvalError> {
     let mut scores = Vec::new();
@@ -126,19 +144,16 @@ pub fn evaluate(pages: &[ListPage], mut extract: impl FnMut(&Document) -> Output
         scores.push(score);
     }
     let mut summaries = Vec::new();
-    let is_home = |s: &PageScore| s.set == ListSet::Sitepairs && s.name.ends_with("/index.html");
-    type InScope<'a> = &'a dyn Fn(&PageScore) -> bool;
-    let scopes: [(&str, InScope); 4] = [
-        ("sitepairs", &|s| s.set == ListSet::Sitepairs),
-        ("sitepairs homepages", &is_home),
-        ("feedless", &|s| s.set == ListSet::Feedless),
-        ("gerapy", &|s| s.set == ListSet::Gerapy),
-    ];
-    for (scope, in_scope) in scopes {
+    for (scope, in_scope) in SCOPES {
         for dated_only in [false, true] {
-            let chosen: Vec<&PageScore> = scores.iter().filter(|s| in_scope(s) && (!dated_only || s.dated)).collect();
-            if !chosen.is_empty() {
-                summaries.push(summarize(scope, dated_only, &chosen));
+            for half in [Some(Half::Tune), Some(Half::Check), None] {
+                let chosen: Vec<&PageScore> = scores
+                    .iter()
+                    .filter(|s| in_scope(s) && (!dated_only || s.dated) && half.is_none_or(|h| s.half == h))
+                    .collect();
+                if !chosen.is_empty() {
+                    summaries.push(summarize(scope, half, dated_only, &chosen));
+                }
             }
         }
     }
@@ -176,6 +191,7 @@ pub fn score_page(page: &ListPage, output: &Output) -> PageScore {
     let shown: HashSet<NaiveDate> = output.shown_dates.iter().copied().collect();
     let mut score = PageScore {
         set: page.set,
+        half: page.half,
         name: page.name.clone(),
         dated: false,
         expected: 0,
@@ -261,13 +277,14 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-fn summarize(scope: &str, dated_only: bool, pages: &[&PageScore]) -> Summary {
+fn summarize(scope: &str, half: Option<Half>, dated_only: bool, pages: &[&PageScore]) -> Summary {
     let sum = |f: fn(&PageScore) -> usize| pages.iter().map(|p| f(p)).sum::<usize>();
     let with_truth: Vec<&&PageScore> = pages.iter().filter(|p| p.occupancy.is_some()).collect();
     let complete: Vec<&&PageScore> = pages.iter().filter(|p| p.accuracy.is_some()).collect();
     let counted: Vec<&&PageScore> = pages.iter().filter(|p| p.count_error.is_some()).collect();
     Summary {
         scope: scope.to_string(),
+        half,
         dated_only,
         pages: pages.len(),
         occupancy_macro: mean(with_truth.iter().filter_map(|p| p.occupancy)),
@@ -291,18 +308,20 @@ fn summarize(scope: &str, dated_only: bool, pages: &[&PageScore]) -> Summary {
     }
 }
 
-fn percent(value: Option<f64>) -> String {
-    value.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", v * 100.0))
-}
-
 impl ListReport {
-    /// The report as a readable table: one line per page, then the summaries.
+    /// The summary of one scope and half (`None`: both halves).
+    pub fn summary(&self, scope: &str, half: Option<Half>, dated_only: bool) -> Option<&Summary> {
+        self.summaries.iter().find(|s| s.scope == scope && s.half == half && s.dated_only == dated_only)
+    }
+
+    /// The report as a readable table: one line per page, then each scope's summary with the
+    /// tune and check halves side by side.
     pub fn table(&self) -> String {
         let mut out = String::new();
         out.push_str("List pages (README §6). occ = occupancy, acc = accuracy (complete truth only), title =/⊂, date = same day / ±1 / any\n");
         out.push_str(&format!(
-            "{:<58} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6}\n",
-            "page", "dated", "exp", "out", "dup", "occ", "acc", "title=", "date=", "date±1", "count", "ms"
+            "{:<58} {:>5} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6}\n",
+            "page", "half", "dated", "exp", "out", "dup", "occ", "acc", "title=", "date=", "date±1", "count", "ms"
         ));
         for p in &self.pages {
             let title = ratio(p.title_equal, p.titled);
@@ -313,8 +332,9 @@ impl ListReport {
                 None => "-".into(),
             };
             out.push_str(&format!(
-                "{:<58} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6.1}\n",
+                "{:<58} {:>5} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6.1}\n",
                 truncate(&p.name, 58),
+                p.half.name(),
                 if p.dated { "yes" } else { "no" },
                 p.expected,
                 p.output,
@@ -328,43 +348,37 @@ impl ListReport {
                 p.seconds * 1000.0
             ));
         }
-        out.push('\n');
-        out.push_str(&format!(
-            "{:<30} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
-            "summary",
-            "pages",
-            "occ/ma",
-            "occ/mi",
-            "acc(n)/ma",
-            "acc/mi",
-            "title=",
-            "title⊂",
-            "date=",
-            "date±1",
-            "dateany",
-            "cnt=",
-            "cnt±10%(n)",
-            "dup"
-        ));
-        for s in &self.summaries {
-            let label = format!("{} ({})", s.scope, if s.dated_only { "dated" } else { "all" });
-            out.push_str(&format!(
-                "{:<30} {:>5} {:>7} {:>7} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>11} {:>4}\n",
-                label,
-                s.pages,
-                percent(s.occupancy_macro),
-                percent(s.occupancy_micro),
-                format!("{}({})", percent(s.accuracy_macro), s.accuracy_pages),
-                percent(s.accuracy_micro),
-                percent(s.title_equal),
-                percent(s.title_lenient),
-                percent(s.date_same_day),
-                percent(s.date_within_day),
-                percent(s.date_any),
-                percent(s.count_exact),
-                format!("{}({})", percent(s.count_within_10), s.count_pages),
-                s.duplicates
-            ));
+        for (scope, _) in SCOPES {
+            for dated_only in [false, true] {
+                let halves = [Half::Tune, Half::Check].map(|h| self.summary(scope, Some(h), dated_only));
+                if halves.iter().all(Option::is_none) {
+                    continue;
+                }
+                let label = format!("{scope} ({})", if dated_only { "pages that show dates" } else { "all pages" });
+                let mut table = HalfTable::new(&label);
+                let mut row = |name: &str, cell: &dyn Fn(&Summary) -> String| {
+                    table.row(name, halves.map(|s| s.map_or_else(|| "-".to_string(), cell)));
+                };
+                row("pages", &|s| s.pages.to_string());
+                row("occupancy macro / micro", &|s| {
+                    format!("{} / {}", percent(s.occupancy_macro), percent(s.occupancy_micro))
+                });
+                row("accuracy macro / micro (pages)", &|s| {
+                    format!("{} / {} ({})", percent(s.accuracy_macro), percent(s.accuracy_micro), s.accuracy_pages)
+                });
+                row("titles equal / contained", &|s| {
+                    format!("{} / {}", percent(s.title_equal), percent(s.title_lenient))
+                });
+                row("dates same day / ±1 / any", &|s| {
+                    format!("{} / {} / {}", percent(s.date_same_day), percent(s.date_within_day), percent(s.date_any))
+                });
+                row("counts exact / within 10% (pages)", &|s| {
+                    format!("{} / {} ({})", percent(s.count_exact), percent(s.count_within_10), s.count_pages)
+                });
+                row("duplicates", &|s| s.duplicates.to_string());
+                out.push('\n');
+                out.push_str(&table.to_string());
+            }
         }
         let t = &self.throughput;
         out.push_str(&format!(

@@ -5,75 +5,41 @@
 
 use std::fmt;
 use std::fs;
-use std::io::BufReader;
 use std::path::Path;
 
-use chrono::{DateTime, FixedOffset};
-use url::Url;
-
-use super::corpus::{CorpusError, parse_truth_date, sites};
+use super::HalfTable;
+use super::corpus::{CorpusError, sites};
 use super::links::LinkNormalizer;
+use super::split::Half;
 use super::text::{TokenScore, token_f1, tokens};
 use crate::dom::{self, ParseOptions};
 use crate::engines::article::{self, Hints};
-
-/// A feed item, as much of it as the scores need.
-#[derive(Debug, Clone)]
-struct FeedItem {
-    title: String,
-    link: Option<Url>,
-    date: Option<DateTime<FixedOffset>>,
-    /// The item's text: its content, else its description (HTML).
-    body: Option<String>,
-}
-
-/// RSS 2.0 or Atom, read with the offsets of their dates kept.
-fn feed_items(path: &Path, base: &Url) -> Result<Vec<FeedItem>, CorpusError> {
-    let bytes = fs::read(path).map_err(|source| CorpusError::Read { path: path.to_path_buf(), source })?;
-    if let Ok(channel) = rss::Channel::read_from(BufReader::new(bytes.as_slice())) {
-        return Ok(channel
-            .items()
-            .iter()
-            .map(|item| FeedItem {
-                title: item.title().unwrap_or_default().to_string(),
-                link: item.link().and_then(|l| base.join(l.trim()).ok()),
-                date: item.pub_date().and_then(parse_truth_date),
-                body: item.content().or(item.description()).map(str::to_string),
-            })
-            .collect());
-    }
-    let feed = atom_syndication::Feed::read_from(BufReader::new(bytes.as_slice())).map_err(|e| {
-        CorpusError::Invalid { path: path.to_path_buf(), message: format!("neither RSS nor Atom: {e}") }
-    })?;
-    Ok(feed
-        .entries()
-        .iter()
-        .map(|entry| FeedItem {
-            title: entry.title().value.clone(),
-            link: entry
-                .links()
-                .iter()
-                .find(|l| l.rel() == "alternate")
-                .or_else(|| entry.links().first())
-                .and_then(|l| base.join(l.href().trim()).ok()),
-            date: Some(*entry.published().unwrap_or(entry.updated())),
-            body: entry
-                .content()
-                .and_then(|c| c.value())
-                .map(str::to_string)
-                .or_else(|| entry.summary().map(|s| s.value.clone())),
-        })
-        .collect())
-}
+use crate::feed::reader;
 
 /// A feed body with at least this many words is taken for the article's full text.
 const FULL_TEXT_TOKENS: usize = 100;
 /// Words of the item's text that make the teaser given as the hint.
 const TEASER_WORDS: usize = 40;
 
-/// Scores over the site-pair article pages.
+/// Scores over the site-pair and theme article pages, per half of the corpus.
 #[derive(Debug, Clone, Default)]
 pub struct SiteArticleReport {
+    pub tune: SiteArticleScores,
+    pub check: SiteArticleScores,
+}
+
+impl SiteArticleReport {
+    pub fn half(&self, half: Half) -> &SiteArticleScores {
+        match half {
+            Half::Tune => &self.tune,
+            Half::Check => &self.check,
+        }
+    }
+}
+
+/// Scores over the article pages of one half.
+#[derive(Debug, Clone, Default)]
+pub struct SiteArticleScores {
     pub pages: usize,
     /// Pages whose feed item has a date, and of them those dated the same day / within a day.
     pub dated: usize,
@@ -90,7 +56,7 @@ fn mean_f1(scores: &[TokenScore]) -> f64 {
     if scores.is_empty() { 0.0 } else { scores.iter().map(|s| s.f1).sum::<f64>() / scores.len() as f64 }
 }
 
-impl SiteArticleReport {
+impl SiteArticleScores {
     pub fn generic_f1(&self) -> f64 {
         mean_f1(&self.generic)
     }
@@ -100,12 +66,19 @@ impl SiteArticleReport {
     }
 }
 
-/// Score the article pages of `CORPUS/lists/sitepairs`.
+/// Score the article pages of `CORPUS/lists/sitepairs` and `CORPUS/lists/themes`.
 pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
-    let mut report = SiteArticleReport::default();
+    let mut halves = SiteArticleReport::default();
     for site in sites(corpus)? {
+        let report = match site.half {
+            Half::Tune => &mut halves.tune,
+            Half::Check => &mut halves.check,
+        };
         let normalizer = LinkNormalizer::for_site(&site.base_url, &site.host_aliases);
-        let items = feed_items(&site.feed, &site.base_url)?;
+        let bytes = fs::read(&site.feed).map_err(|source| CorpusError::Read { path: site.feed.clone(), source })?;
+        let feed = reader::read_feed(&bytes, &site.base_url)
+            .map_err(|e| CorpusError::Invalid { path: site.feed.clone(), message: e.to_string() })?;
+        let items = feed.items;
         for (file, url) in site.articles() {
             let Some(item) = items
                 .iter()
@@ -128,37 +101,33 @@ pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
                     None => report.undated_output += 1,
                 }
             }
-            let Some(body) = item.body.as_deref() else { continue };
-            let body_text = dom::parse_str(body, &url).map(|d| d.text(d.root())).unwrap_or_default();
-            let words = tokens(&body_text);
+            let Some(body_text) = item.body() else { continue };
+            let words = tokens(body_text);
             if words.len() < FULL_TEXT_TOKENS {
                 continue;
             }
             report.texts.push(format!("{}/{}", site.name, file.file_name().unwrap_or_default().to_string_lossy()));
-            report.generic.push(token_f1(generic.content_text.as_deref().unwrap_or_default(), &body_text));
+            report.generic.push(token_f1(generic.content_text.as_deref().unwrap_or_default(), body_text));
             let teaser = words[..TEASER_WORDS].join(" ");
             let hints = Hints { title: Some(item.title.clone()), description: Some(teaser), ..Hints::default() };
             let hinted = article::extract(&doc, &hints);
-            report.hinted.push(token_f1(hinted.content_text.as_deref().unwrap_or_default(), &body_text));
+            report.hinted.push(token_f1(hinted.content_text.as_deref().unwrap_or_default(), body_text));
         }
     }
-    Ok(report)
+    Ok(halves)
 }
 
 impl fmt::Display for SiteArticleReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "lists/sitepairs article pages: {} pages checked against their own feed item", self.pages)?;
-        writeln!(
-            f,
-            "  page date   exact day {}/{}  within a day {}/{}  no date {}",
-            self.exact, self.dated, self.within_a_day, self.dated, self.undated_output
-        )?;
-        write!(
-            f,
-            "  main text   vs the feed's full text on {} pages: token F1 {:.3} without a hint, {:.3} with the item's title and teaser",
-            self.generic.len(),
-            self.generic_f1(),
-            self.hinted_f1()
-        )
+        let mut table = HalfTable::new("site-pair and theme article pages, against their own feed item");
+        let halves = [&self.tune, &self.check];
+        let mut row = |name: &str, cell: &dyn Fn(&SiteArticleScores) -> String| table.row(name, halves.map(cell));
+        row("pages", &|s| s.pages.to_string());
+        row("page date exact day", &|s| format!("{}/{}", s.exact, s.dated));
+        row("page date within a day", &|s| format!("{}/{}", s.within_a_day, s.dated));
+        row("no page date", &|s| s.undated_output.to_string());
+        row("pages with the feed's full text", &|s| s.generic.len().to_string());
+        row("token F1 without / with a hint", &|s| format!("{:.3} / {:.3}", s.generic_f1(), s.hinted_f1()));
+        write!(f, "{table}")
     }
 }

@@ -1,4 +1,5 @@
-//! Feed-trained templates on `lists/sitepairs` (corpus README §1, §6): for each site, a
+//! Feed-trained templates on `lists/sitepairs` and `lists/themes` (corpus README §1, §1b, §6):
+//! for each site, a
 //! template is trained on `feed.xml`, `index.html` and the `article*.html` pages, then applied
 //! to the list pages the training never saw (`page_2_index.html`, `archives_index.html`) and
 //! to the article pages.
@@ -20,8 +21,10 @@ use chrono::Utc;
 use serde::Serialize;
 use url::Url;
 
-use super::corpus::{CorpusError, ListTruth, Site, sitepair_pages, sites};
+use super::corpus::{CorpusError, ListTruth, Site, site_list_pages, sites};
 use super::links::LinkNormalizer;
+use super::split::Half;
+use super::{HalfTable, percent};
 use super::text::{normalize_title, token_f1, tokens};
 use crate::dom::{self, Document, ParseOptions};
 use crate::engines::template::{self, Trained};
@@ -36,6 +39,7 @@ const UNSEEN: [&str; 2] = ["page_2_index.html", "archives_index.html"];
 #[derive(Debug, Clone, Serialize)]
 pub struct SiteTraining {
     pub site: String,
+    pub half: Half,
     /// `None` with the error when no template was learned.
     pub confidence: Option<f32>,
     pub error: Option<String>,
@@ -48,6 +52,7 @@ pub struct SiteTraining {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ListScore {
     pub name: String,
+    pub half: Option<Half>,
     pub expected: usize,
     pub output: usize,
     pub matched: usize,
@@ -75,6 +80,7 @@ impl ListScore {
 #[derive(Debug, Clone, Serialize)]
 pub struct ArticleScore {
     pub name: String,
+    pub half: Half,
     /// The feed carries the item's full text.
     pub full_text: bool,
     /// Token F1 against the feed's text, by the template trained on every page / without this
@@ -131,11 +137,12 @@ pub fn training_pages(site: &Site) -> Result<Vec<(String, Document)>, CorpusErro
     Ok(pages)
 }
 
-/// Train and score on every site of `CORPUS/lists/sitepairs`.
-pub fn evaluate(corpus: &Path) -> Result<TemplateReport, CorpusError> {
-    let truths = sitepair_pages(corpus)?;
+/// Train and score on every site of `CORPUS/lists/sitepairs` and `CORPUS/lists/themes` in the
+/// given half of the corpus (both: `None`).
+pub fn evaluate(corpus: &Path, half: Option<Half>) -> Result<TemplateReport, CorpusError> {
+    let truths = site_list_pages(corpus)?;
     let mut report = TemplateReport::default();
-    for site in sites(corpus)? {
+    for site in sites(corpus)?.into_iter().filter(|s| half.is_none_or(|h| h == s.half)) {
         let feed = site_feed(&site)?;
         let pages = training_pages(&site)?;
         let docs: Vec<Document> = pages.iter().map(|(_, d)| d.clone()).collect();
@@ -146,7 +153,14 @@ pub fn evaluate(corpus: &Path) -> Result<TemplateReport, CorpusError> {
             Ok(t) => (Some(t.confidence), None, Some(t.rule.to_xml())),
             Err(e) => (None, Some(e.to_string()), None),
         };
-        report.sites.push(SiteTraining { site: site.name.clone(), confidence, error, millis, template: xml });
+        report.sites.push(SiteTraining {
+            site: site.name.clone(),
+            half: site.half,
+            confidence,
+            error,
+            millis,
+            template: xml,
+        });
         let Ok(trained) = trained else { continue };
         let normalizer = LinkNormalizer::for_site(&site.base_url, &site.host_aliases);
         for file in UNSEEN {
@@ -154,7 +168,9 @@ pub fn evaluate(corpus: &Path) -> Result<TemplateReport, CorpusError> {
             let Some(truth) = truths.iter().find(|p| p.name == name) else { continue };
             let Some(doc) = parse(&site, file)? else { continue };
             let extraction = template::extract(&trained.rule, &doc, Utc::now());
-            report.lists.push(score_list(&name, &extraction.page, truth, &normalizer));
+            let mut score = score_list(&name, &extraction.page, truth, &normalizer);
+            score.half = Some(site.half);
+            report.lists.push(score);
         }
         for (i, (file, doc)) in pages.iter().enumerate() {
             if !file.starts_with("article") {
@@ -164,7 +180,8 @@ pub fn evaluate(corpus: &Path) -> Result<TemplateReport, CorpusError> {
             let held_out: Vec<Document> =
                 pages.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, (_, d))| d.clone()).collect();
             let other = template::train(&feed, &held_out, Utc::now()).ok();
-            report.articles.push(score_article(&format!("{}/{file}", site.name), doc, item, &trained, other.as_ref()));
+            let name = format!("{}/{file}", site.name);
+            report.articles.push(score_article(&name, site.half, doc, item, &trained, other.as_ref()));
         }
     }
     Ok(report)
@@ -220,6 +237,7 @@ fn score_list(
 
 fn score_article(
     name: &str,
+    half: Half,
     doc: &Document,
     item: &FeedItem,
     trained: &Trained,
@@ -235,6 +253,7 @@ fn score_article(
         .map(|want| extracted.as_ref().and_then(|i| i.date).is_some_and(|got| got.date_naive() == want.date_naive()));
     ArticleScore {
         name: name.to_string(),
+        half,
         full_text,
         f1: token_f1(&text(Some(trained)), &body).f1,
         f1_held_out: token_f1(&text(held_out), &body).f1,
@@ -262,22 +281,27 @@ pub struct Totals {
     pub article_f1_held_out: f64,
     pub article_titles: f64,
     pub article_dates: f64,
+    pub sites: usize,
     pub trained_sites: usize,
     pub max_training_millis: f64,
 }
 
 impl TemplateReport {
-    pub fn totals(&self) -> Totals {
-        let lists = &self.lists;
-        let sum = |f: &dyn Fn(&ListScore) -> usize| lists.iter().map(f).sum::<usize>();
-        let complete: Vec<&ListScore> = lists.iter().filter(|l| l.complete).collect();
-        let full: Vec<&ArticleScore> = self.articles.iter().filter(|a| a.full_text).collect();
+    /// The figures of one half of the corpus, or of both (`None`).
+    pub fn totals(&self, half: Option<Half>) -> Totals {
+        let in_half = |h: Half| half.is_none_or(|want| want == h);
+        let lists: Vec<&ListScore> = self.lists.iter().filter(|l| l.half.is_some_and(in_half)).collect();
+        let articles: Vec<&ArticleScore> = self.articles.iter().filter(|a| in_half(a.half)).collect();
+        let sites: Vec<&SiteTraining> = self.sites.iter().filter(|s| in_half(s.half)).collect();
+        let sum = |f: &dyn Fn(&ListScore) -> usize| lists.iter().map(|l| f(l)).sum::<usize>();
+        let complete: Vec<&&ListScore> = lists.iter().filter(|l| l.complete).collect();
+        let full: Vec<&&ArticleScore> = articles.iter().filter(|a| a.full_text).collect();
         let mean =
             |values: Vec<f64>| if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 };
-        let dated: Vec<bool> = self.articles.iter().filter_map(|a| a.date_same_day).collect();
+        let dated: Vec<bool> = articles.iter().filter_map(|a| a.date_same_day).collect();
         Totals {
             list_pages: lists.len(),
-            occupancy_macro: mean(lists.iter().map(ListScore::occupancy).collect()),
+            occupancy_macro: mean(lists.iter().map(|l| l.occupancy()).collect()),
             occupancy_micro: ratio(sum(&|l| l.matched), sum(&|l| l.expected)),
             accuracy_pages: complete.len(),
             accuracy_macro: mean(complete.iter().filter_map(|l| l.accuracy()).collect()),
@@ -290,10 +314,11 @@ impl TemplateReport {
             full_text_articles: full.len(),
             article_f1: mean(full.iter().map(|a| a.f1).collect()),
             article_f1_held_out: mean(full.iter().map(|a| a.f1_held_out).collect()),
-            article_titles: ratio(self.articles.iter().filter(|a| a.title_equal).count(), self.articles.len()),
+            article_titles: ratio(articles.iter().filter(|a| a.title_equal).count(), articles.len()),
             article_dates: ratio(dated.iter().filter(|&&d| d).count(), dated.len()),
-            trained_sites: self.sites.iter().filter(|s| s.confidence.is_some()).count(),
-            max_training_millis: self.sites.iter().map(|s| s.millis).fold(0.0, f64::max),
+            sites: sites.len(),
+            trained_sites: sites.iter().filter(|s| s.confidence.is_some()).count(),
+            max_training_millis: sites.iter().map(|s| s.millis).fold(0.0, f64::max),
         }
     }
 
@@ -350,29 +375,25 @@ impl fmt::Display for TemplateReport {
                 date
             );
         }
-        let t = self.totals();
-        let _ = writeln!(
-            out,
-            "  unseen list pages: {} | occupancy macro {:.3} micro {:.3} | accuracy ({} complete pages) macro {:.3} micro {:.3}",
-            t.list_pages, t.occupancy_macro, t.occupancy_micro, t.accuracy_pages, t.accuracy_macro, t.accuracy_micro
-        );
-        let _ = writeln!(
-            out,
-            "  titles equal {:.3} (lenient {:.3}) | dates same day {:.3}, within a day {:.3}, any {:.3}",
-            t.title_equal, t.title_lenient, t.date_same_day, t.date_within_day, t.date_any
-        );
-        let _ = writeln!(
-            out,
-            "  article pages with the feed's full text: {} | content token F1 {:.3} (leave one out {:.3}) | titles {:.3} | dates {:.3}",
-            t.full_text_articles, t.article_f1, t.article_f1_held_out, t.article_titles, t.article_dates
-        );
-        let _ = writeln!(
-            out,
-            "  templates learned for {} of {} sites; slowest training {:.1} ms",
-            t.trained_sites,
-            self.sites.len(),
-            t.max_training_millis
-        );
+        let [tune, check] = [Half::Tune, Half::Check].map(|h| self.totals(Some(h)));
+        let mut table = HalfTable::new("templates");
+        let mut row = |name: &str, cell: &dyn Fn(&Totals) -> String| table.row(name, [cell(&tune), cell(&check)]);
+        let pct = |v: f64| percent(Some(v));
+        row("unseen list pages", &|t| t.list_pages.to_string());
+        row("occupancy macro / micro", &|t| format!("{} / {}", pct(t.occupancy_macro), pct(t.occupancy_micro)));
+        row("accuracy macro / micro (pages)", &|t| {
+            format!("{} / {} ({})", pct(t.accuracy_macro), pct(t.accuracy_micro), t.accuracy_pages)
+        });
+        row("titles equal / contained", &|t| format!("{} / {}", pct(t.title_equal), pct(t.title_lenient)));
+        row("dates same day / ±1 / any", &|t| {
+            format!("{} / {} / {}", pct(t.date_same_day), pct(t.date_within_day), pct(t.date_any))
+        });
+        row("articles with the feed's full text", &|t| t.full_text_articles.to_string());
+        row("content F1 / leave one out", &|t| format!("{:.3} / {:.3}", t.article_f1, t.article_f1_held_out));
+        row("article titles / dates", &|t| format!("{} / {}", pct(t.article_titles), pct(t.article_dates)));
+        row("templates learned", &|t| format!("{} of {}", t.trained_sites, t.sites));
+        row("slowest training", &|t| format!("{:.1} ms", t.max_training_millis));
+        let _ = write!(out, "{table}");
         f.write_str(&out)
     }
 }

@@ -132,19 +132,30 @@ pub fn read_feed(bytes: &[u8], feed_url: &Url) -> Result<TrainingFeed, FeedReadE
     }
     // Instant → the offset it was written with, filled in by the timestamp parser.
     let offsets: Arc<Mutex<HashMap<i64, i32>>> = Arc::default();
-    let recorder = Arc::clone(&offsets);
-    let parser = feed_rs::parser::Builder::new()
-        .base_uri(Some(feed_url.as_str()))
-        .timestamp_parser(move |text| {
-            let date = parse_feed_date(text)?;
-            if let Ok(mut map) = recorder.lock() {
-                map.insert(date.timestamp(), date.offset().local_minus_utc());
-            }
-            Some(date.to_utc())
-        })
-        .build();
-    let feed =
-        parser.parse(bytes).map_err(|e| FeedReadError::Parse { origin: origin.clone(), message: e.to_string() })?;
+    // A parser keeps state from a failed parse (feed-rs 3 then panics), so each attempt gets
+    // its own.
+    let parse = |bytes: &[u8]| {
+        let recorder = Arc::clone(&offsets);
+        feed_rs::parser::Builder::new()
+            .base_uri(Some(feed_url.as_str()))
+            .timestamp_parser(move |text| {
+                let date = parse_feed_date(text)?;
+                if let Ok(mut map) = recorder.lock() {
+                    map.insert(date.timestamp(), date.offset().local_minus_utc());
+                }
+                Some(date.to_utc())
+            })
+            .build()
+            .parse(bytes)
+    };
+    // Feeds written by string templates often hold a bare `&` or an HTML entity, which no XML
+    // parser accepts; feed readers read them anyway, and so do we: once as written, then, if
+    // that fails, with those ampersands escaped.
+    let feed = parse(bytes).or_else(|error| match escape_stray_ampersands(bytes) {
+        Some(repaired) => parse(&repaired),
+        None => Err(error),
+    });
+    let feed = feed.map_err(|e| FeedReadError::Parse { origin: origin.clone(), message: e.to_string() })?;
     let offsets = offsets.lock().map(|m| m.clone()).unwrap_or_default();
     let with_offset = |date: DateTime<Utc>| {
         let offset = offsets.get(&date.timestamp()).and_then(|&s| FixedOffset::east_opt(s));
@@ -178,6 +189,44 @@ pub fn read_feed(bytes: &[u8], feed_url: &Url) -> Result<TrainingFeed, FeedReadE
     }
     let title = feed.title.as_ref().map(|t| text_of(&t.content, is_html(&t.content_type))).unwrap_or_default();
     Ok(TrainingFeed { title, site, items })
+}
+
+/// The feed with every `&` that does not start an XML reference (`&amp;`, `&lt;`, `&gt;`,
+/// `&quot;`, `&apos;`, `&#N;`, `&#xH;`) written as `&amp;`, outside CDATA sections; `None` when
+/// there is none. An HTML entity such as `&nbsp;` becomes text (`&amp;nbsp;`), which the HTML
+/// of a description decodes again.
+fn escape_stray_ampersands(bytes: &[u8]) -> Option<Vec<u8>> {
+    const CDATA_OPEN: &[u8] = b"<![CDATA[";
+    let is_reference = |rest: &[u8]| {
+        let end = rest.iter().take(12).position(|&b| b == b';');
+        let Some(end) = end else { return false };
+        let name = &rest[1..end];
+        match name {
+            b"amp" | b"lt" | b"gt" | b"quot" | b"apos" => true,
+            [b'#', b'x' | b'X', hex @ ..] => !hex.is_empty() && hex.iter().all(u8::is_ascii_hexdigit),
+            [b'#', digits @ ..] => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
+            _ => false,
+        }
+    };
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    let mut changed = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(CDATA_OPEN) {
+            let end = bytes[i..].windows(3).position(|w| w == b"]]>").map_or(bytes.len(), |p| i + p + 3);
+            out.extend_from_slice(&bytes[i..end]);
+            i = end;
+            continue;
+        }
+        if bytes[i] == b'&' && !is_reference(&bytes[i..]) {
+            out.extend_from_slice(b"&amp;");
+            changed = true;
+        } else {
+            out.push(bytes[i]);
+        }
+        i += 1;
+    }
+    changed.then_some(out)
 }
 
 /// The page a feed or entry points to: the `alternate` link, else the first link that is not
@@ -457,6 +506,19 @@ mod tests {
         assert_eq!(item.content(), Some("Hi there"));
         assert_eq!(item.date.unwrap().to_rfc3339(), "2020-01-02T03:04:05-05:00");
         assert_eq!(item.author.as_deref(), Some("Cy"));
+    }
+
+    #[test]
+    fn stray_ampersands_and_html_entities_are_read_as_text() {
+        let atom = r#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Q&A&nbsp;blog</title>
+            <entry><title>Cost of C&C servers</title><link href="https://example.org/cc/"/>
+            <updated>2016-10-24T21:54:34+01:00</updated>
+            <content type="html"><![CDATA[<p>Kept &amp; as written</p>]]> &lt;p&gt;R&D&lt;/p&gt;</content></entry></feed>"#;
+        let feed = read_feed(atom.as_bytes(), &url()).unwrap();
+        assert_eq!(feed.title, "Q&A blog");
+        assert_eq!(feed.items[0].title, "Cost of C&C servers");
+        assert_eq!(feed.items[0].content(), Some("Kept & as written R&D"));
+        assert_eq!(escape_stray_ampersands(b"<a>&amp; &#38; &#x26; <![CDATA[&]]></a>"), None);
     }
 
     #[test]

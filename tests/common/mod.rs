@@ -39,3 +39,19 @@ pub fn corpus_pages() -> Vec<PathBuf> {
     pages.sort();
     pages
 }
+
+/// The list pages of one set in the tune half of the corpus (SPLIT.tsv), where the engines are
+/// developed and the tests hold them to their thresholds; the check half is only measured
+/// (`html2rss eval`).
+pub fn tune_pages(set: html2rss::eval::corpus::ListSet) -> Vec<html2rss::eval::corpus::ListPage> {
+    html2rss::eval::corpus::list_pages(&corpus_dir())
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.set == set && p.half == html2rss::eval::split::Half::Tune)
+        .collect()
+}
+
+/// The pages of one article set (`articles/zyte`, ...).
+pub fn article_set(set: &str) -> Vec<html2rss::eval::corpus::ArticlePage> {
+    html2rss::eval::corpus::article_pages(&corpus_dir()).unwrap().into_iter().filter(|p| p.set == set).collect()
+}
