@@ -51,11 +51,33 @@ pub fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
     doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && !doc.text(n).is_empty())
 }
 
-/// The headline's text: its heading when the link wraps a whole item, else the link's text
-/// without the date when the date is inside the link.
+/// The heading of the card that an empty link (an overlay named by `aria-label`) is stretched
+/// over: the first heading among the link's siblings' content that holds no link itself.
+fn overlaid_heading(doc: &Document, link: NodeId) -> Option<NodeId> {
+    if !doc.text(link).is_empty() {
+        return None;
+    }
+    let card = doc.parent(link)?;
+    doc.descendants(card).find(|&n| {
+        (is_heading(doc, n) || is_titled(doc, n))
+            && !doc.text(n).is_empty()
+            && !std::iter::once(n).chain(doc.descendants(n)).any(|d| doc.is_tag(d, "a"))
+    })
+}
+
+/// The element that shows a headline link's title: its heading when the link wraps a whole
+/// item or is an empty overlay over the item's card, else the link itself.
+pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
+    heading_inside(doc, link).or_else(|| overlaid_heading(doc, link)).unwrap_or(link)
+}
+
+/// The headline's text: its heading when the link wraps a whole item (or is an empty overlay
+/// over the item's card), else the link's text without the date when the date is inside the
+/// link.
 pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
-    if let Some(heading) = heading_inside(doc, link.node) {
-        return doc.text(heading);
+    let shown = title_node(doc, link.node);
+    if shown != link.node {
+        return doc.text(shown);
     }
     let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
         return link.text.clone();
@@ -119,9 +141,9 @@ pub fn description(
 ) -> Option<String> {
     // A link that wraps the whole item gives up only its heading; otherwise the link goes,
     // with its heading when the heading is only the link.
-    let title_node = match heading_inside(doc, headline.node) {
-        Some(heading) => heading,
-        None => doc
+    let title_node = match title_node(doc, headline.node) {
+        heading if heading != headline.node => heading,
+        _ => doc
             .parent(headline.node)
             .filter(|&p| is_heading(doc, p) && doc.text(p) == headline.text)
             .unwrap_or(headline.node),

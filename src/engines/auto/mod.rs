@@ -275,7 +275,9 @@ fn records_extraction(
         if let Some(&date) = dated.get(&url) {
             return Some((date, shown.iter().find(|n| n.date == date).cloned()));
         }
-        if let Some(node) = shown.iter().find(|n| Some(&n.group) == usual.as_ref()) {
+        // The record's publication date before a modification date of the usual kind.
+        let of_usual_kind = || shown.iter().filter(|n| Some(&n.group) == usual.as_ref());
+        if let Some(node) = of_usual_kind().find(|n| !n.modified).or_else(|| of_usual_kind().next()) {
             return Some((node.date, Some(node.clone())));
         }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))

@@ -22,7 +22,7 @@ use url::Url;
 
 use super::Analysis;
 use crate::dom::{Document, NodeId};
-use crate::engines::record::heading_inside;
+use crate::engines::record::title_node;
 use crate::engines::rules::{self, ItemRule, Rule, SubjectRule, UrlPattern};
 use crate::engines::timepattern::TimeSource;
 use crate::model::{Item, Page};
@@ -121,7 +121,7 @@ fn anchor(doc: &Document, analysis: &Analysis, items: &[&Item]) -> Result<Vec<An
     for (index, item) in items.iter().enumerate() {
         let no_anchor = || SuggestError::NoAnchor { index, title: item.title.clone() };
         let link = item.link.as_ref().ok_or_else(no_anchor)?;
-        let title_node = |a: NodeId| heading_inside(doc, a).unwrap_or(a);
+        let title_node = |a: NodeId| title_node(doc, a);
         let same = || links.iter().filter(|(n, url)| url == link && !used.contains(n));
         // The link whose text is the title, else the first one to the item.
         let (node, _) = same()

@@ -61,6 +61,9 @@ pub struct TimeNode {
     pub precision: Precision,
     /// Share of the node's text that is the date (1 for a pure date line).
     pub purity: f32,
+    /// The page says this is when something was updated, not published ("Updated on …",
+    /// `itemprop=dateModified`, hAtom's `updated` without `published`).
+    pub modified: bool,
     /// The readings of the visible date (two for `03/04/2020`), resolved per group.
     #[serde(skip)]
     readings: Vec<RawMatch>,
@@ -125,7 +128,92 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         }
         i += 1;
     }
+    for node in &mut nodes {
+        node.modified = is_modification_date(doc, node);
+    }
     nodes
+}
+
+/// Words that label a date as a modification date, lower-case, in the languages of the Time
+/// Pattern DB. A label sits in the date's own text or just before it.
+const MODIFIED_LABELS: &[&str] = &[
+    "updated",
+    "update",
+    "modified",
+    "edited",
+    "last edit",
+    "revised",
+    "更新",
+    "修改",
+    "编辑于",
+    "編輯於",
+    "最終更新",
+    "更新日",
+    "수정",
+    "업데이트",
+    "aktualisiert",
+    "geändert",
+    "mis à jour",
+    "modifié",
+    "actualizado",
+    "modificado",
+    "atualizado",
+    "aggiornato",
+    "modificato",
+    "bijgewerkt",
+    "gewijzigd",
+    "обновлено",
+    "изменено",
+    "zaktualizowano",
+    "güncellendi",
+];
+/// Words that label a date as the publication date; they win over a modification label
+/// (WordPress writes `class="entry-date published updated"` on one date).
+const PUBLISHED_LABELS: &[&str] =
+    &["published", "posted", "发布", "發佈", "發表", "发表", "公開", "投稿", "게시", "veröffentlicht", "publié", "publicado", "pubblicato", "опубликовано"];
+
+/// How many nodes back a date's label is looked for, and how long a label is at most.
+const LABEL_LOOKBACK: u32 = 4;
+const MAX_LABEL_CHARS: usize = 30;
+
+/// Whether a time node is a modification date: by microdata (`dateModified`), by the class or
+/// id words of its element and the two above it, or by a label in its text or the text just
+/// before it.
+fn is_modification_date(doc: &Document, node: &TimeNode) -> bool {
+    let element = if doc.is_element(node.node) { Some(node.node) } else { doc.parent(node.node) };
+    let mut says_modified = false;
+    for id in element.into_iter().flat_map(|e| std::iter::once(e).chain(doc.ancestors(e)).take(3)) {
+        if let Some(prop) = doc.attr(id, "itemprop") {
+            let prop = prop.to_ascii_lowercase();
+            if prop.contains("datepublished") || prop.contains("datecreated") {
+                return false;
+            }
+            says_modified |= prop.contains("datemodified");
+        }
+        let words = ["class", "id"].iter().filter_map(|a| doc.attr(id, a)).collect::<Vec<_>>().join(" ").to_lowercase();
+        if PUBLISHED_LABELS.iter().any(|l| words.contains(l)) {
+            return false;
+        }
+        says_modified |= ["updated", "modified", "lastmod"].iter().any(|l| words.contains(l));
+    }
+    // The text before the date in its own line, and a short text just before its element
+    // (a label such as "Updated on:"; a longer one is a title or a sentence).
+    let own = node.text.to_lowercase();
+    let before = element
+        .and_then(|e| {
+            (e.0.saturating_sub(LABEL_LOOKBACK)..e.0)
+                .rev()
+                .map(NodeId)
+                .find_map(|n| doc.text_node(n).map(str::trim).filter(|t| !t.is_empty()))
+        })
+        .filter(|t| t.chars().count() <= MAX_LABEL_CHARS)
+        .map(|t| t.trim_end_matches([':', '：']).trim_end().to_lowercase())
+        .unwrap_or_default();
+    let labelled = |labels: &[&str]| labels.iter().any(|l| own.contains(l) || before.ends_with(l));
+    if labelled(PUBLISHED_LABELS) {
+        return false;
+    }
+    says_modified || labelled(MODIFIED_LABELS)
 }
 
 /// A heading that is only a year ("2021", "2021 年"): archives put one above the dates of that
@@ -196,6 +284,7 @@ fn visible_date(
         node,
         address: doc.address(node),
         purity,
+        modified: false,
         pattern: parsed.pattern,
         group: db.patterns()[first.pattern].shape.clone(),
         date: parsed.date,
@@ -260,6 +349,7 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
             node: id,
             address: doc.address(id),
             purity: 1.0,
+            modified: false,
             pattern: format!("@{attr}"),
             group: format!("{tag}@{attr}"),
             date: parsed.date,

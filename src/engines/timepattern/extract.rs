@@ -301,13 +301,14 @@ impl PageView<'_> {
     }
 
     fn anchor_of(&self, record: &[usize]) -> usize {
-        // The purest date, the first on ties; visible dates before invisible ones.
+        // A publication date before a modification date; then the purest date, the first on
+        // ties; visible dates before invisible ones.
         *record
             .iter()
             .max_by(|&&a, &&b| {
                 let key = |i: usize| {
                     let n = &self.nodes[i];
-                    (n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
+                    (!n.modified, n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
                 };
                 key(a).cmp(&key(b)).then(b.cmp(&a))
             })

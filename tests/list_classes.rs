@@ -1,0 +1,145 @@
+//! The classes of list pages that the `auto` engine got wrong on sites outside the corpus
+//! (issue 13), each on a small page written for its test: what every item must come out as
+//! (title, link, day), whatever the site.
+
+use chrono::DateTime;
+use html2rss::dom;
+use html2rss::engines::auto;
+use html2rss::engines::timepattern::{DateContext, TimePatternDb};
+use url::Url;
+
+/// (title, path, day) of each item `auto` finds.
+fn items(html: &str) -> Vec<(String, String, String)> {
+    let doc = dom::parse_str(html, &Url::parse("https://blog.example.org/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T12:00:00Z").unwrap());
+    auto::extract(&doc, TimePatternDb::builtin(), &context)
+        .page
+        .items()
+        .map(|i| {
+            let path = i.link.as_ref().map(|l| l.path().to_string()).unwrap_or_default();
+            (i.title.clone(), path, i.date.map(|d| d.format("%F").to_string()).unwrap_or_default())
+        })
+        .collect()
+}
+
+fn expected(posts: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    posts.iter().map(|(t, p, d)| (t.to_string(), p.to_string(), d.to_string())).collect()
+}
+
+const POSTS: [(&str, &str, &str); 5] = [
+    ("Writing a parser by hand", "/posts/hand-parser/", "2024-05-20"),
+    ("Why the borrow checker said no", "/posts/borrow-checker/", "2024-04-02"),
+    ("Notes from a week without a phone", "/posts/no-phone/", "2024-03-15"),
+    ("Home server, second attempt", "/posts/home-server/", "2023-12-01"),
+    ("Reading old papers on compilers", "/posts/old-papers/", "2023-10-09"),
+];
+
+const HEADER: &str = r#"<header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/tags/">Tags</a>
+    <a href="/archives/">Archives</a> <a href="/search/">Search</a></nav></header>"#;
+const FOOTER: &str = r#"<footer><a href="https://github.com/someone" aria-label="GitHub profile"></a>
+    <a href="https://social.example/@someone" aria-label="Mastodon profile"></a>
+    <a href="/index.xml" aria-label="RSS feed"></a> © 2024 Someone</footer>"#;
+
+fn long_date(day: &str) -> String {
+    let date = chrono::NaiveDate::parse_from_str(day, "%F").unwrap();
+    date.format("%B %-d, %Y").to_string()
+}
+
+/// Class 1: cards whose only link is an empty overlay named by `aria-label`; the title is the
+/// card's heading (PaperMod's list, and many card themes).
+#[test]
+fn cards_whose_link_is_an_empty_overlay_give_their_heading_and_link() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="post-entry"><header class="entry-header"><h2>{title}</h2></header>
+                <div class="entry-content"><p>A summary of the post, a sentence or two long, about {title}.</p></div>
+                <footer class="entry-footer"><span title="{day} 00:00:00 +0000 UTC">{}</span> · 3 min</footer>
+                <a class="entry-link" aria-label="post link to {title}" href="{path}"></a></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main class=\"main\">{cards}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// Class 2: archives written `date, title`: each date opens its record, so every item gets its
+/// own date, not the next record's.
+#[test]
+fn a_date_before_its_title_dates_its_own_record() {
+    let as_dl: String = POSTS
+        .iter()
+        .map(|(title, path, day)| format!(r#"<dt>{day}</dt><dd><a href="{path}">{title}</a></dd>"#))
+        .collect();
+    let as_spans: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(r#"<span class="date">{}</span> <a href="{path}">{title}</a><br>"#, long_date(day))
+        })
+        .collect();
+    for list in [format!("<dl>{as_dl}</dl>"), format!("<div class=\"archive\">{as_spans}</div>")] {
+        let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{list}</main>{FOOTER}</body></html>");
+        assert_eq!(items(&page), expected(&POSTS), "{list}");
+    }
+}
+
+/// Class 3: whole posts on the homepage. A date quoted inside a post's text does not win over
+/// the post's own date line (its `<time datetime>` at the head of the record).
+#[test]
+fn a_post_s_own_date_beats_dates_quoted_in_its_text() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="post"><h2 class="entry-title"><a href="{path}">{title}</a></h2>
+                <div class="entry-meta">Posted on <time class="entry-date published" datetime="{day}T09:00:00+00:00">{}</time></div>
+                <div class="entry-content"><p>Back on 12 January 2019 I wrote the first version of this.</p>
+                <p>The release of 2021-07-04 changed everything, and so did the one of March 3, 2022.</p>
+                <p>More text of the post, long enough to be a real post on a real homepage.</p></div></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// A record that shows when it was published and when it was updated is dated by publication.
+#[test]
+fn published_beats_updated_in_one_record() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<div class="row"><a class="item-title" href="{path}">{title}</a>
+                <div><time class="item-date">Published on: {}</time> <time class="item-date">Updated on: May 28, 2024</time></div>
+                <p class="item-summary">A summary of {title}, long enough to be an excerpt.</p></div>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// Class 7: a long archive in year sections (a heading, then a list per year) is one list of
+/// every post, not its longest section.
+#[test]
+fn a_long_archive_in_year_sections_gives_every_post() {
+    let mut sections = String::new();
+    let mut want = Vec::new();
+    for year in (2015..=2024).rev() {
+        sections.push_str(&format!("<h2>{year}</h2><ul>"));
+        for k in 0..(year % 4 + 1) {
+            let (title, path, day) =
+                (format!("Post {k} of {year} about something"), format!("/{year}/post-{k}/"), format!("{year}-0{}-1{k}", k + 1));
+            sections.push_str(&format!(r#"<li><a href="{path}">{title}</a> <span>{}</span></li>"#, long_date(&day)));
+            want.push((title, path, day));
+        }
+        sections.push_str("</ul>");
+    }
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{sections}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), want);
+}
