@@ -143,3 +143,95 @@ fn a_long_archive_in_year_sections_gives_every_post() {
     let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{sections}</main>{FOOTER}</body></html>");
     assert_eq!(items(&page), want);
 }
+
+/// A first (featured) record whose class carries another BEM modifier (`card--wide` against
+/// `card--narrow`) is a record of the same kind: modifiers vary the look, not the kind.
+#[test]
+fn records_that_differ_only_in_a_bem_modifier_are_one_list() {
+    let cards: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, day))| {
+            let modifier = if k == 0 { "postShorten--thumbnailimg-top" } else { "postShorten--thumbnailimg-left" };
+            format!(
+                r#"<article class="postShorten {modifier}"><div class="postShorten-wrap">
+                <div class="postShorten-header"><h2 class="postShorten-title"><a href="{path}">{title}</a></h2>
+                <div class="postShorten-meta"><time datetime="{day}T00:00:00Z">{}</time></div></div>
+                <div class="postShorten-excerpt"><p>The first lines of {title}, as an excerpt.</p>
+                <p><a href="{path}">Continue reading</a></p></div></div></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<div id=\"main\"><section class=\"postShorten-group\">{cards}</section></div>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
+/// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
+/// the title's own symbols.
+#[test]
+fn a_date_inside_the_title_element_is_not_part_of_the_title() {
+    let in_heading: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(r#"<article class="post"><a href="{path}"><h2 class="post-title">{title} <small>{day}</small></h2></a></article>"#)
+        })
+        .collect();
+    let in_link: String = POSTS
+        .iter()
+        .map(|(title, path, day)| format!(r#"<li><a href="{path}">{} - {title} 🗃️</a></li>"#, long_date(day)))
+        .collect();
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{in_heading}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1><ul>{in_link}</ul></main>{FOOTER}</body></html>");
+    let with_emoji: Vec<_> = POSTS.iter().map(|(t, p, d)| (format!("{t} 🗃️"), p.to_string(), d.to_string())).collect();
+    assert_eq!(items(&page), with_emoji);
+}
+
+/// An archive page that its generator declares an article (`og:type` `article`, as Hugo does
+/// for every content page): the list of posts is the page's content, so it gives the items;
+/// an article's related links under its text still do not.
+#[test]
+fn an_archive_declared_as_an_article_gives_its_posts() {
+    let head = r#"<head><meta property="og:type" content="article"><title>Archives</title></head>"#;
+    let list: String =
+        POSTS.iter().map(|(title, path, _)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+    let page = format!(
+        "<html>{head}<body>{HEADER}<main><h1>Archives</h1><p>Everything I wrote.</p><h2>Posts</h2><ul>{list}</ul></main>{FOOTER}</body></html>"
+    );
+    let undated: Vec<_> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string(), String::new())).collect();
+    assert_eq!(items(&page), undated);
+    let text: String = (0..12)
+        .map(|k| format!("<p>Paragraph {k} of the article, with enough words in it to read as the text of a real post.</p>"))
+        .collect();
+    let article = format!(
+        "<html>{head}<body>{HEADER}<main><article><h1>A post</h1>{text}</article><h2>More posts</h2><ul>{list}</ul></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&article), []);
+}
+
+/// Class 7: a page in sections (a portal's topics, a homepage's "Projects" and "Posts") whose
+/// records are of one kind gives the records of every section, as subjects; a sidebar with
+/// records of that kind does not join.
+#[test]
+fn sections_of_one_kind_of_record_are_one_list() {
+    let card = |(title, path, day): &(&str, &str, &str)| {
+        format!(
+            r#"<div class="card-simple view-card"><div class="card-body"><h4 class="title"><a href="{path}">{title}</a></h4>
+            <div class="meta"><span class="date">{}</span></div><p>What {title} is about, in a sentence.</p></div></div>"#,
+            long_date(day)
+        )
+    };
+    let first: String = POSTS[..2].iter().map(card).collect();
+    let second: String = POSTS[2..].iter().map(card).collect();
+    let sidebar = card(&("An old popular post from the sidebar", "/posts/popular/", "2020-01-01"));
+    let page = format!(
+        r#"<html><body>{HEADER}<main><section id="projects" class="home-section wg-portfolio"><h1>Projects</h1>
+        <div class="row">{first}</div></section>
+        <section id="about" class="home-section wg-about"><h1>About me</h1><p>I write about software.</p></section>
+        <section id="blog" class="home-section wg-pages"><h1>Recent posts</h1><div class="row">{second}</div></section></main>
+        <aside class="sidebar"><h3>Popular</h3>{sidebar}</aside>{FOOTER}</body></html>"#
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+}

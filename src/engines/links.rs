@@ -203,6 +203,11 @@ fn without_fragment(url: &Url) -> Url {
 
 fn is_generic(text: &str) -> bool {
     let lower = text.to_lowercase();
+    // A bare address shown as the link's text names no item ("http://amzn.to/2iJF").
+    let trimmed = lower.trim();
+    if ["http://", "https://", "www."].iter().any(|p| trimmed.starts_with(p)) && !trimmed.contains(' ') {
+        return true;
+    }
     let core = lower.trim_matches(|c: char| !c.is_alphanumeric());
     if core.chars().count() <= 1 || core.chars().all(|c| !c.is_alphabetic()) {
         // Empty, a page number, "»", "#".
@@ -289,7 +294,7 @@ mod tests {
             <a href="/p/1">Read more »</a> <a href="/p/1#comments">3 Comments</a>
             <a href="/tags/rust/">rust</a> <a href="/2021/05/">May 2021</a> <a href="/about" rel="author">Ann</a>
             <a href="#top">top</a> <a href="/news/">self</a> <a href="/p/2"><img src="x.png" alt="Thumb"></a>
-            <a href="javascript:void(0)">js</a>"##,
+            <a href="javascript:void(0)">js</a> <a href="/p/3">https://example.org/p/3</a>"##,
             &Url::parse("https://example.org/news/").unwrap(),
         )
         .unwrap();
@@ -306,6 +311,7 @@ mod tests {
                 ("Ann", LinkKind::Taxonomy),
                 ("self", LinkKind::Generic),
                 ("Thumb", LinkKind::Headline),
+                ("https://example.org/p/3", LinkKind::Generic),
             ]
         );
         assert!(links[0].quality > links[7].quality, "a heading link beats a thumbnail");

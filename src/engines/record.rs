@@ -76,21 +76,27 @@ pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
 /// link.
 pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
     let shown = title_node(doc, link.node);
-    if shown != link.node {
-        return doc.text(shown);
+    let text = if shown == link.node { link.text.clone() } else { doc.text(shown) };
+    match date.filter(|d| doc.contains(shown, d.node) && d.source != TimeSource::Attribute) {
+        Some(date) => without_date(&text, date.date_text()),
+        None => text,
     }
-    let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
-        return link.text.clone();
-    };
-    without_date(&link.text, &date.text)
 }
 
+/// Punctuation that separates a date from a title on one line ("2024-05-01 - Title",
+/// "Title | May 1, 2024").
+const DATE_SEPARATORS: &[char] = &['-', '–', '—', '|', '·', '•', ':', '：', ',', '，', '/', '~', '»', '«', '>'];
+
 /// A title whose element holds the item's date too ("Post title 2024-05-01"), without the
-/// date's text and the punctuation left around it.
+/// date's text, the brackets left empty around it, and the separators between the two. Other
+/// symbols of the title (an emoji, a closing quote) stay.
 pub fn without_date(title: &str, date_text: &str) -> String {
-    let title = title.replacen(date_text, " ", 1);
+    let mut title = title.replacen(date_text, " ", 1);
+    for empty in ["()", "[]", "（）", "【】", "<>"] {
+        title = title.replace(empty, " ");
+    }
     let title = collapse_whitespace(&title);
-    title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
+    title.trim_matches(|c: char| c.is_whitespace() || DATE_SEPARATORS.contains(&c)).to_string()
 }
 
 /// "Share on …" buttons and social widgets: not the item's text.

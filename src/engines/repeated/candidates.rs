@@ -122,6 +122,38 @@ impl Candidate {
         self.records.iter().filter_map(|r| r.headline.map(|h| &links[h].url))
     }
 
+    /// The page's content text (outside headers, menus, sidebars and footers) that lies
+    /// outside the records' elements, in weighted characters: next to nothing on an archive page (even
+    /// one its metadata calls an article), an article's whole text beside its related links.
+    pub fn text_beside(&self, doc: &Document) -> u32 {
+        let mut beside = 0u32;
+        let mut record = 0;
+        let mut i = 0u32;
+        while (i as usize) < doc.len() {
+            let id = NodeId(i);
+            if let Some(tag) = doc.tag(id) {
+                // `<body class="right-sidebar">` says where the sidebar is, not that it is one.
+                let page_wide = matches!(tag, "html" | "body");
+                if HIDDEN.contains(&tag) || (!page_wide && off_list(doc, id)) {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+            } else if let Some(text) = doc.text_node(id) {
+                // The records' own elements: text between them (paragraphs around a list of
+                // pictures, prose around links) is beside the list.
+                let element_end = |r: &Record| doc.node(r.element).end;
+                while record < self.records.len() && element_end(&self.records[record]) <= id {
+                    record += 1;
+                }
+                if !self.records.get(record).is_some_and(|r| r.element <= id) {
+                    beside += weight(text);
+                }
+            }
+            i += 1;
+        }
+        beside
+    }
+
     /// 0 to 1, from the structure alone: most records have a headline, there are enough of them,
     /// no rival scores nearly as well, and the list is in the main content.
     pub fn structure_confidence(&self, rival: f32) -> f32 {
@@ -192,16 +224,18 @@ struct Kind<'d> {
 /// The class words that say what kind of element this is (see [`STATE_WORDS`] and
 /// [`PER_RECORD_PREFIXES`]; words with digits are ids and counters), sorted.
 fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
-    let mut words: Vec<String> = doc
-        .attr(node, "class")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_lowercase)
+    let all: Vec<String> = doc.attr(node, "class").unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
+    // A BEM modifier (`card--featured` beside `card`) varies the look of one record of a kind.
+    let modifier = |w: &str| w.split_once("--").is_some_and(|(block, _)| all.iter().any(|b| b == block));
+    let mut words: Vec<String> = all
+        .iter()
         .filter(|w| {
             !w.chars().any(|c| c.is_ascii_digit())
                 && !STATE_WORDS.contains(&w.as_str())
                 && !PER_RECORD_PREFIXES.iter().any(|p| w.starts_with(p))
+                && !modifier(w)
         })
+        .cloned()
         .collect();
     words.sort();
     words.dedup();
@@ -591,6 +625,47 @@ fn is_main(doc: &Document, node: NodeId) -> bool {
 fn main_factor(doc: &Document, main: Option<NodeId>, container: NodeId) -> f32 {
     let Some(main) = main else { return 1.0 };
     if doc.contains(main, container) || doc.contains(container, main) { 1.0 } else { OUTSIDE_MAIN }
+}
+
+/// The other sections of a list: candidates whose records are of the chosen one's kind (the
+/// same tag and class words, a kind the classes name) under containers of another kind (a
+/// portal's topics, a homepage's "Projects" and "Posts"), placed at least as well, with
+/// headlines of their own, and that `belongs` accepts. Their records join the chosen candidate,
+/// one subject per section.
+pub fn join_sections(
+    links: &[Link],
+    candidates: &mut [Candidate],
+    chosen: usize,
+    belongs: impl Fn(&Candidate) -> bool,
+) {
+    let kind = candidates[chosen].signature.clone();
+    if !kind.contains('.') {
+        return;
+    }
+    let (placement, main) = (candidates[chosen].factors.placement, candidates[chosen].factors.main);
+    let mut urls: HashSet<Url> = candidates[chosen].headline_urls(links).cloned().collect();
+    let mut joined = Vec::new();
+    for (index, other) in candidates.iter().enumerate() {
+        let fits = index != chosen
+            && other.signature == kind
+            && other.is_list()
+            && other.factors.placement >= placement
+            && other.factors.main >= main
+            && other.headline_urls(links).all(|u| !urls.contains(u))
+            && belongs(other);
+        if fits {
+            urls.extend(other.headline_urls(links).cloned());
+            joined.push(index);
+        }
+    }
+    for index in joined {
+        let (containers, records) = (candidates[index].containers.clone(), candidates[index].records.clone());
+        let target = &mut candidates[chosen];
+        target.containers.extend(containers);
+        target.records.extend(records);
+        target.containers.sort();
+        target.records.sort_by_key(|r| r.start);
+    }
 }
 
 /// Records of the list's kind next to it: a featured first post in a wrapper of its own. In

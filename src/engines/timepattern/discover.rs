@@ -236,6 +236,11 @@ fn year_heading(doc: &Document, id: NodeId, text: &str) -> Option<i32> {
 }
 
 impl TimeNode {
+    /// The part of the node's text that is the date ("May 20, 2024" of "May 20, 2024 - Title").
+    pub fn date_text(&self) -> &str {
+        self.readings.first().and_then(|m| self.text.get(m.start..m.end)).unwrap_or(&self.text)
+    }
+
     /// Give a date shown without its year ("09-02") the year of the archive section it is in.
     fn set_missing_year(&mut self, year: i32, db: &TimePatternDb, context: &DateContext) {
         let mut changed = false;
