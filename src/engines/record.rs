@@ -123,6 +123,62 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Tag names from `top` (excluded) down to `node`: `li/h2/a`.
+pub fn tag_path(doc: &Document, top: NodeId, node: NodeId) -> String {
+    let mut parts: Vec<&str> = std::iter::once(node)
+        .chain(doc.ancestors(node))
+        .take_while(|&a| a != top)
+        .map(|a| doc.tag(a).unwrap_or("#text"))
+        .collect();
+    parts.reverse();
+    parts.join("/")
+}
+
+/// A record of a list as the headline pass sees it: the node its headline paths start from,
+/// the range its headline may come from, and its headline (an index into the page's links).
+pub struct HeadlineSlot {
+    pub top: NodeId,
+    pub start: NodeId,
+    pub end: NodeId,
+    pub headline: Option<usize>,
+}
+
+/// Records of one list have their headlines in one place: where more than half of them found
+/// theirs on one tag path from their `top`, the others take the first `usable` link on that
+/// path when they have one (a locally longer link, a teaser or a thumbnail's caption, loses to
+/// the list's headline place). `usable(link, record)` says whether a link can be the headline
+/// of the record at that index.
+pub fn align_headlines(
+    doc: &Document,
+    links: &[Link],
+    records: &mut [HeadlineSlot],
+    usable: impl Fn(usize, usize) -> bool,
+) {
+    if records.len() < 2 {
+        return;
+    }
+    let path_of = |r: &HeadlineSlot, link: usize| tag_path(doc, r.top, links[link].node);
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for r in records.iter() {
+        if let Some(h) = r.headline {
+            *counts.entry(path_of(r, h)).or_default() += 1;
+        }
+    }
+    let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
+    if count * 2 <= records.len() {
+        return;
+    }
+    for (index, r) in records.iter_mut().enumerate() {
+        if r.headline.is_some_and(|h| path_of(r, h) == path) {
+            continue;
+        }
+        let on_path = link_range(links, r.start, r.end).find(|&i| usable(i, index) && path_of(r, i) == path);
+        if let Some(link) = on_path {
+            r.headline = Some(link);
+        }
+    }
+}
+
 /// The indexes of the links of `links` (sorted by node) that lie in `start..end`.
 pub fn link_range(links: &[Link], start: NodeId, end: NodeId) -> std::ops::Range<usize> {
     let from = links.partition_point(|l| l.node < start);

@@ -8,7 +8,10 @@ use url::Url;
 
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
-use crate::engines::record::{OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, link_range, links_in, title_of};
+use crate::engines::record::{
+    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_word, link_range, links_in, tag_path,
+    title_of,
+};
 use crate::engines::timepattern::db::is_cjk;
 
 /// Elements whose content is not page text, and children that never start a record.
@@ -502,8 +505,8 @@ fn score(
     Candidate { containers, signature, records, factors, score }
 }
 
-/// Each record's best headline link inside its element; where most records have theirs on one
-/// tag path from the container, the others take the link on that path when they have one.
+/// Each record's best headline link inside its element, then the list's headline place
+/// ([`align_headlines`]).
 fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
     let usable = |i: usize| links[i].is_headline() && !title_of(doc, &links[i], None).is_empty();
     for record in records.iter_mut() {
@@ -513,25 +516,18 @@ fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
             _ => Some(i),
         });
     }
-    let path_of = |r: &Record, link: usize| tag_path(doc, r.container, links[link].node);
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for r in records.iter() {
-        if let Some(h) = r.headline {
-            *counts.entry(path_of(r, h)).or_default() += 1;
-        }
-    }
-    let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
-    if count * 2 <= records.len() {
-        return;
-    }
-    for r in records.iter_mut() {
-        if r.headline.is_some_and(|h| path_of(r, h) == path) {
-            continue;
-        }
-        let mut inside = link_range(links, r.element, doc.node(r.element).end);
-        if let Some(link) = inside.find(|&i| usable(i) && tag_path(doc, r.container, links[i].node) == path) {
-            r.headline = Some(link);
-        }
+    let mut slots: Vec<HeadlineSlot> = records
+        .iter()
+        .map(|r| HeadlineSlot {
+            top: r.container,
+            start: r.element,
+            end: doc.node(r.element).end,
+            headline: r.headline,
+        })
+        .collect();
+    align_headlines(doc, links, &mut slots, |link, _| usable(link));
+    for (record, slot) in records.iter_mut().zip(slots) {
+        record.headline = slot.headline;
     }
 }
 
@@ -572,17 +568,6 @@ fn drop_index_links(links: &[Link], records: &mut [Record]) {
             r.headline = None;
         }
     }
-}
-
-/// Tag names from `top` (excluded) down to `node`: `li/h2/a`.
-pub fn tag_path(doc: &Document, top: NodeId, node: NodeId) -> String {
-    let mut parts: Vec<&str> = std::iter::once(node)
-        .chain(doc.ancestors(node))
-        .take_while(|&a| a != top)
-        .map(|a| doc.tag(a).unwrap_or("#text"))
-        .collect();
-    parts.reverse();
-    parts.join("/")
 }
 
 /// A page part that holds no item list: a sidebar, footer, menu or comment section by tag,
