@@ -148,7 +148,7 @@ impl Candidate {
                 while record < self.records.len() && element_end(&self.records[record]) <= id {
                     record += 1;
                 }
-                if !self.records.get(record).is_some_and(|r| r.element <= id) {
+                if self.records.get(record).is_none_or(|r| r.element > id) {
                     beside += weight(text);
                 }
             }
