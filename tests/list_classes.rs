@@ -85,19 +85,26 @@ fn a_date_before_its_title_dates_its_own_record() {
     }
 }
 
-/// Class 3: whole posts on the homepage. A date quoted inside a post's text does not win over
-/// the post's own date line (its `<time datetime>` at the head of the record).
+/// Class 3: whole posts on the homepage. Dates quoted inside a post's text (a list of releases,
+/// a paragraph) do not win over the post's own date, marked as its publication date
+/// (`class="entry-date published"`, `datePublished`, "Posted on") at the record's head or foot.
 #[test]
 fn a_post_s_own_date_beats_dates_quoted_in_its_text() {
+    let quoted = format!(
+        "<p>What changed since {}:</p><ul><li>{} release</li><li>{} release</li></ul>",
+        long_date("2018-05-05"),
+        long_date("2018-06-06"),
+        long_date("2018-07-07")
+    );
     let posts: String = POSTS
         .iter()
-        .map(|(title, path, day)| {
+        .enumerate()
+        .map(|(k, (title, path, day))| {
             format!(
                 r#"<article class="post"><h2 class="entry-title"><a href="{path}">{title}</a></h2>
-                <div class="entry-meta">Posted on <time class="entry-date published" datetime="{day}T09:00:00+00:00">{}</time></div>
-                <div class="entry-content"><p>Back on 12 January 2019 I wrote the first version of this.</p>
-                <p>The release of 2021-07-04 changed everything, and so did the one of March 3, 2022.</p>
-                <p>More text of the post, long enough to be a real post on a real homepage.</p></div></article>"#,
+                <div class="entry-content"><p>The text of the post, long enough to be a real post.</p>{}</div>
+                <footer class="entry-footer">Posted on <time class="entry-date published" datetime="{day}T10:00:00+00:00">{}</time></footer></article>"#,
+                if k % 2 == 0 { quoted.as_str() } else { "" },
                 long_date(day)
             )
         })

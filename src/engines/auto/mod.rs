@@ -36,7 +36,7 @@ use crate::dom::Document;
 use crate::engines::article::{Article, DateSource};
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
-use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb};
+use crate::engines::timepattern::{self, DateContext, DateRole, TimeNode, TimePatternDb};
 use crate::engines::{Engine, Extraction};
 use crate::model::Page;
 
@@ -312,12 +312,17 @@ fn records_extraction(
     let date_of = |r: &Record| -> Option<(DateTime<FixedOffset>, Option<TimeNode>)> {
         let url = without_fragment(&links[r.headline?].url);
         let shown = in_record(r);
+        // The record's own publication date, as its markup or label says, beats every other
+        // date it shows (dates quoted in a whole post's text).
+        if let Some(node) = shown.iter().find(|n| n.role == DateRole::Published) {
+            return Some((node.date, Some(node.clone())));
+        }
         if let Some(&date) = dated.get(&url) {
             return Some((date, shown.iter().find(|n| n.date == date).cloned()));
         }
         // The record's publication date before a modification date of the usual kind.
         let of_usual_kind = || shown.iter().filter(|n| Some(&n.group) == usual.as_ref());
-        if let Some(node) = of_usual_kind().find(|n| !n.modified).or_else(|| of_usual_kind().next()) {
+        if let Some(node) = of_usual_kind().find(|n| n.role != DateRole::Modified).or_else(|| of_usual_kind().next()) {
             return Some((node.date, Some(node.clone())));
         }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))

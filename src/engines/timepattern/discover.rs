@@ -41,6 +41,16 @@ pub enum TimeSource {
     Attribute,
 }
 
+/// What a page says one of its dates is. Ordered: a publication date is an item's date before
+/// an unmarked one, and an unmarked one before a modification date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateRole {
+    Modified,
+    Unmarked,
+    Published,
+}
+
 /// A node of the page that holds a date.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimeNode {
@@ -61,9 +71,9 @@ pub struct TimeNode {
     pub precision: Precision,
     /// Share of the node's text that is the date (1 for a pure date line).
     pub purity: f32,
-    /// The page says this is when something was updated, not published ("Updated on …",
-    /// `itemprop=dateModified`, hAtom's `updated` without `published`).
-    pub modified: bool,
+    /// What the page says the date is: a publication date ("Posted on …", `datePublished`,
+    /// hAtom's `published`), a modification date ("Updated on …", `dateModified`), or neither.
+    pub role: DateRole,
     /// The readings of the visible date (two for `03/04/2020`), resolved per group.
     #[serde(skip)]
     readings: Vec<RawMatch>,
@@ -129,7 +139,7 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         i += 1;
     }
     for node in &mut nodes {
-        node.modified = is_modification_date(doc, node);
+        node.role = date_role(doc, node);
     }
     nodes
 }
@@ -176,23 +186,28 @@ const PUBLISHED_LABELS: &[&str] =
 const LABEL_LOOKBACK: u32 = 4;
 const MAX_LABEL_CHARS: usize = 30;
 
-/// Whether a time node is a modification date: by microdata (`dateModified`), by the class or
-/// id words of its element and the two above it, or by a label in its text or the text just
-/// before it.
-fn is_modification_date(doc: &Document, node: &TimeNode) -> bool {
+/// What the page says a date is: by microdata (`datePublished`, `dateModified`), `<time
+/// pubdate>`, the class or id words of its element and the two above it (`entry-date
+/// published`, `updated`), or a label in its text or the text just before it ("Posted on",
+/// "Updated:"). Publication wins where both are said (WordPress writes `class="entry-date
+/// published updated"` on one date).
+fn date_role(doc: &Document, node: &TimeNode) -> DateRole {
     let element = if doc.is_element(node.node) { Some(node.node) } else { doc.parent(node.node) };
     let mut says_modified = false;
     for id in element.into_iter().flat_map(|e| std::iter::once(e).chain(doc.ancestors(e)).take(3)) {
+        if doc.is_tag(id, "time") && doc.attr(id, "pubdate").is_some() {
+            return DateRole::Published;
+        }
         if let Some(prop) = doc.attr(id, "itemprop") {
             let prop = prop.to_ascii_lowercase();
             if prop.contains("datepublished") || prop.contains("datecreated") {
-                return false;
+                return DateRole::Published;
             }
             says_modified |= prop.contains("datemodified");
         }
         let words = ["class", "id"].iter().filter_map(|a| doc.attr(id, a)).collect::<Vec<_>>().join(" ").to_lowercase();
         if PUBLISHED_LABELS.iter().any(|l| words.contains(l)) {
-            return false;
+            return DateRole::Published;
         }
         says_modified |= ["updated", "modified", "lastmod"].iter().any(|l| words.contains(l));
     }
@@ -211,9 +226,12 @@ fn is_modification_date(doc: &Document, node: &TimeNode) -> bool {
         .unwrap_or_default();
     let labelled = |labels: &[&str]| labels.iter().any(|l| own.contains(l) || before.ends_with(l));
     if labelled(PUBLISHED_LABELS) {
-        return false;
+        DateRole::Published
+    } else if says_modified || labelled(MODIFIED_LABELS) {
+        DateRole::Modified
+    } else {
+        DateRole::Unmarked
     }
-    says_modified || labelled(MODIFIED_LABELS)
 }
 
 /// A heading that is only a year ("2021", "2021 年"): archives put one above the dates of that
@@ -289,7 +307,7 @@ fn visible_date(
         node,
         address: doc.address(node),
         purity,
-        modified: false,
+        role: DateRole::Unmarked,
         pattern: parsed.pattern,
         group: db.patterns()[first.pattern].shape.clone(),
         date: parsed.date,
@@ -354,7 +372,7 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
             node: id,
             address: doc.address(id),
             purity: 1.0,
-            modified: false,
+            role: DateRole::Unmarked,
             pattern: format!("@{attr}"),
             group: format!("{tag}@{attr}"),
             date: parsed.date,

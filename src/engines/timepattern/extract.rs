@@ -292,14 +292,14 @@ impl PageView<'_> {
     }
 
     fn anchor_of(&self, record: &[usize]) -> usize {
-        // A publication date before a modification date; then the purest date, the first on
-        // ties; visible dates before invisible ones.
+        // A date marked as the publication date, then an unmarked one, then a modification
+        // date; among them the purest, the first on ties; visible dates before invisible ones.
         *record
             .iter()
             .max_by(|&&a, &&b| {
                 let key = |i: usize| {
                     let n = &self.nodes[i];
-                    (!n.modified, n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
+                    (n.role, n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
                 };
                 key(a).cmp(&key(b)).then(b.cmp(&a))
             })
