@@ -313,17 +313,26 @@ fn add_lone_records(
             words.iter().all(|w| own.iter().any(|o| o == w))
         }
     };
-    let container_tag = doc.tag(containers[0]);
-    let container_words = class_words(doc, containers[0]);
+    let same_kind = |a: NodeId, b: NodeId| doc.tag(a) == doc.tag(b) && class_words(doc, a) == class_words(doc, b);
+    // Sections beside the containers, and sections one level down in wrappers of the kind that
+    // wraps the containers (`<section class="year"><h2>2019</h2><ul>…</ul></section>`).
     let mut parents: Vec<NodeId> = containers.iter().filter_map(|&c| doc.parent(c)).collect();
     parents.dedup();
+    let mut places = parents.clone();
+    for &parent in &parents {
+        if let Some(grandparent) = doc.parent(parent) {
+            places.extend(doc.children(grandparent).iter().copied().filter(|&a| a != parent && same_kind(a, parent)));
+        }
+    }
+    places.sort_unstable();
+    places.dedup();
     let mut found = Vec::new();
-    for parent in parents {
+    for parent in places {
         for &sibling in doc.children(parent) {
             if containers.contains(&sibling) || found.iter().any(|r: &Record| r.container == sibling) {
                 continue;
             }
-            if doc.tag(sibling) != container_tag || class_words(doc, sibling) != container_words {
+            if !same_kind(sibling, containers[0]) {
                 continue;
             }
             let members: Vec<NodeId> = doc.children(sibling).iter().copied().filter(|&c| of_kind(c)).collect();
