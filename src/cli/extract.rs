@@ -16,7 +16,7 @@ use crate::dom::Document;
 use crate::engines::rules::{self, Rule, RuleSet};
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
 use crate::engines::{Extraction, auto, enrich, template};
-use crate::enrich::ArticlePages;
+use crate::article_pages::ArticlePages;
 use crate::feed::{self, FeedMeta, Format};
 use crate::fetch::{Backoff, FetchConfig, Fetcher, HostGate};
 use crate::model::{Item, Page};

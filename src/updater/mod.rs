@@ -38,7 +38,7 @@ use crate::engines::Extraction;
 use crate::engines::advertised::read_feed;
 use crate::engines::choose::{Choice, Engines, SiteTemplate};
 use crate::engines::rules::Rule;
-use crate::enrich::{ArticlePages, Outcome};
+use crate::article_pages::{ArticlePages, Outcome};
 use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
 use crate::store::{
     ArticleFields, ArticleUpdate, FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError,

@@ -14,7 +14,7 @@ use chrono::Utc;
 use common::http::{Reply, Span, TestServer};
 use html2rss::dom::{self, ParseOptions};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
-use html2rss::enrich::{ArticlePages, EnrichError, Outcome};
+use html2rss::article_pages::{ArticlePages, ArticlePageError, Outcome};
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
 use html2rss::model::Item;
 use url::Url;
@@ -180,7 +180,7 @@ async fn a_page_is_fetched_once_failures_leave_items_alone_and_the_budget_defers
     };
     assert_eq!(report.outcomes[0], Outcome::Enriched);
     assert_eq!(report.outcomes[1], Outcome::Enriched);
-    assert!(matches!(failed(2), Some(EnrichError::Fetch(FetchError::Status { status: 404, .. }))), "{report:?}");
+    assert!(matches!(failed(2), Some(ArticlePageError::Fetch(FetchError::Status { status: 404, .. }))), "{report:?}");
     assert_eq!(report.outcomes[3..5], [Outcome::Skipped, Outcome::Skipped]);
     assert_eq!(report.outcomes[5], Outcome::Enriched);
     assert_eq!(report.outcomes[6], Outcome::Deferred);

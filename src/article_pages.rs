@@ -1,6 +1,5 @@
-//! Full text for items: their article pages fetched politely and read by
-//! [`crate::engines::enrich`]. The server's updater and `extract --full-text` both use
-//! [`ArticlePages`].
+//! Items' article pages, fetched politely and read by [`crate::engines::enrich`] for their
+//! full text. The server's updater and `extract --full-text` both use [`ArticlePages`].
 //!
 //! Politeness is the updater's own: one request at a time per host with the gate's minimum
 //! delay between requests ([`HostGate`], shared with page refreshes in the server, so an
@@ -25,7 +24,7 @@ use crate::model::Item;
 
 /// Why an item's page gave no full text. The item stays as it was.
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum EnrichError {
+pub enum ArticlePageError {
     #[error(transparent)]
     Fetch(#[from] FetchError),
     #[error("{url} cannot be read as a page: {reason}")]
@@ -58,7 +57,7 @@ pub struct EnrichReport {
     /// Pages asked for (each distinct URL once).
     pub requested: usize,
     /// The pages that failed, each once, with why.
-    pub failures: Vec<(Url, EnrichError)>,
+    pub failures: Vec<(Url, ArticlePageError)>,
 }
 
 impl EnrichReport {
@@ -101,7 +100,7 @@ enum Read {
     Found(Vec<Found>),
     /// The host asked for more quiet than the run's patience.
     HostResting,
-    Failed(EnrichError),
+    Failed(ArticlePageError),
 }
 
 /// One distinct page and the items that link to it.
@@ -177,7 +176,7 @@ impl ArticlePages<'_> {
                             Outcome::Enriched
                         } else {
                             Outcome::Failed(*no_content.get_or_insert_with(|| {
-                                failures.push((page.url.clone(), EnrichError::NoContent { url: page.url.to_string() }));
+                                failures.push((page.url.clone(), ArticlePageError::NoContent { url: page.url.to_string() }));
                                 failures.len() - 1
                             }))
                         };
@@ -216,14 +215,14 @@ impl ArticlePages<'_> {
         let found = tokio::task::spawn_blocking(move || {
             let options = ParseOptions { header_charset: response.charset.clone(), ..ParseOptions::default() };
             let doc = dom::parse(&response.body, &response.url, &options)
-                .map_err(|e| EnrichError::Page { url: response.url.to_string(), reason: e.to_string() })?;
+                .map_err(|e| ArticlePageError::Page { url: response.url.to_string(), reason: e.to_string() })?;
             Ok(items.iter().map(|item| read_article(template.as_deref(), item, &doc, now)).collect())
         })
         .await;
         match found {
             Ok(Ok(found)) => Read::Found(found),
             Ok(Err(error)) => Read::Failed(error),
-            Err(error) => Read::Failed(EnrichError::Task { url: task_url, reason: error.to_string() }),
+            Err(error) => Read::Failed(ArticlePageError::Task { url: task_url, reason: error.to_string() }),
         }
     }
 }
