@@ -1,9 +1,11 @@
-//! Items' article pages, fetched politely and read by [`crate::engines::enrich`] for their
-//! full text. The server's updater and `extract --full-text` both use [`ArticlePages`].
+//! Items' article pages, fetched politely and read for the items: their full text by
+//! [`crate::engines::enrich`] ([`ArticlePages::enrich`]), or only their date by the generic
+//! article extractor ([`ArticlePages::dates`], for items whose list page shows none). The
+//! server's updater and `extract --full-text` use it.
 //!
 //! Politeness is the updater's own: one request at a time per host with the gate's minimum
-//! delay between requests ([`HostGate`], shared with page refreshes in the server, so an
-//! enrichment never hammers a host the updater is also fetching), `Retry-After` and back-off.
+//! delay between requests ([`HostGate`], shared with page refreshes in the server, so article
+//! pages never hammer a host the updater is also fetching), `Retry-After` and back-off.
 //! Pages of different hosts are fetched concurrently, up to a bound. Each distinct URL is
 //! fetched once per run, whatever number of items link to it. Parsing and extraction run on
 //! the blocking pool, off the async workers, after the host's permit is released.
@@ -12,17 +14,18 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 use futures_util::StreamExt;
 use url::Url;
 
-use crate::dom::{self, ParseOptions};
+use crate::dom::{self, Document, ParseOptions};
+use crate::engines::article;
 use crate::engines::enrich::{Found, read_article};
 use crate::engines::rules::Rule;
 use crate::fetch::{FetchError, Fetcher, HostGate};
 use crate::model::Item;
 
-/// Why an item's page gave no full text. The item stays as it was.
+/// Why an item's article page gave nothing. The item stays as it was.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ArticlePageError {
     #[error(transparent)]
@@ -35,7 +38,7 @@ pub enum ArticlePageError {
     Task { url: String, reason: String },
 }
 
-/// What happened to one item.
+/// What full text did to one item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Its page gave it content.
@@ -45,20 +48,40 @@ pub enum Outcome {
     /// Not tried: the run's page budget was spent, or the host asked for a long quiet; a
     /// later run may do it.
     Deferred,
-    /// Its page failed: the index into [`EnrichReport::failures`].
+    /// Its page failed: the index into [`Report::failures`].
+    Failed(usize),
+}
+
+/// What reading one item's page for its date gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateOutcome {
+    /// The page's date: its publication, else its last modification.
+    Found(DateTime<FixedOffset>),
+    /// The page was read and shows no date.
+    NotOnPage,
+    /// Not tried: no http(s) link.
+    Skipped,
+    /// Not tried: the run's page budget was spent, or the host asked for a long quiet.
+    Deferred,
+    /// Its page failed: the index into [`Report::failures`].
     Failed(usize),
 }
 
 /// What a run did.
-#[derive(Debug, Default)]
-pub struct EnrichReport {
+#[derive(Debug)]
+pub struct Report<O> {
     /// One per item given, in order.
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Vec<O>,
     /// Pages asked for (each distinct URL once).
     pub requested: usize,
     /// The pages that failed, each once, with why.
     pub failures: Vec<(Url, ArticlePageError)>,
 }
+
+/// What a full-text run did.
+pub type EnrichReport = Report<Outcome>;
+/// What a run reading dates did.
+pub type DateReport = Report<DateOutcome>;
 
 impl EnrichReport {
     /// Items that got content.
@@ -81,23 +104,26 @@ impl EnrichReport {
     }
 }
 
-/// Fetches items' pages and gives the items their full text.
+/// Fetches items' pages and reads them.
 pub struct ArticlePages<'a> {
     pub fetcher: &'a Fetcher,
     /// One request at a time per host, with its minimum delay.
     pub gate: &'a HostGate,
     /// Pages in flight at once (to different hosts: one host gets one at a time).
     pub concurrency: usize,
-    /// Most distinct pages one run fetches; items beyond are [`Outcome::Deferred`].
+    /// Most distinct pages one run fetches; items beyond are deferred.
     pub max_pages: usize,
     /// Longest quiet a host may ask for (its `Retry-After`, a back-off after errors) before
-    /// its pages are left for a later run ([`Outcome::Deferred`]) instead of waited for.
+    /// its pages are left for a later run (deferred) instead of waited for.
     pub patience: Duration,
 }
 
-/// What reading one page gave.
-enum Read {
-    Found(Vec<Found>),
+/// Reads a parsed page for one item that links to it (on the blocking pool).
+type Reader<T> = Arc<dyn Fn(&Document, &Item) -> T + Send + Sync>;
+
+/// What reading one page gave: one `T` per item that links to it.
+enum Read<T> {
+    Found(Vec<T>),
     /// The host asked for more quiet than the run's patience.
     HostResting,
     Failed(ArticlePageError),
@@ -107,6 +133,23 @@ enum Read {
 struct Wanted {
     url: Url,
     items: Vec<usize>,
+}
+
+/// What a visit gave one item.
+enum Visited<T> {
+    /// Its page (this URL) was read.
+    Read(Url, T),
+    Skipped,
+    Deferred,
+    /// The index into the visit's failures.
+    Failed(usize),
+}
+
+/// What [`ArticlePages::visit`] gave: one [`Visited`] per item.
+struct Visit<T> {
+    items: Vec<Visited<T>>,
+    requested: usize,
+    failures: Vec<(Url, ArticlePageError)>,
 }
 
 /// The pages in an order that takes each host in turn (and keeps each host's own order), so
@@ -131,75 +174,126 @@ fn alternate_hosts(pages: Vec<Wanted>) -> Vec<Wanted> {
 impl ArticlePages<'_> {
     /// Give every item without content the content, author, and missing date and title of its
     /// linked page; `template` is the site's template, whose article part wins where it finds
-    /// something. Items whose page fails stay as they were.
+    /// something. Items whose page fails stay as they were; a page without content still gives
+    /// its author, date and title.
     pub async fn enrich(&self, template: Option<Arc<Rule>>, items: &mut [Item], now: DateTime<Utc>) -> EnrichReport {
-        let mut outcomes = vec![Outcome::Skipped; items.len()];
-        let mut wanted: Vec<Wanted> = Vec::new();
+        let reader: Reader<Found> = Arc::new(move |doc, item| read_article(template.as_deref(), item, doc, now));
+        let visit = self.visit(items, |item| item.content.is_none(), reader).await;
+        let mut failures = visit.failures;
+        // One failure per page, however many items link to it.
+        let mut no_content: HashMap<Url, usize> = HashMap::new();
+        let outcomes = visit
+            .items
+            .into_iter()
+            .zip(items.iter_mut())
+            .map(|(visited, item)| match visited {
+                Visited::Read(url, found) => {
+                    if found.apply_to(item) {
+                        Outcome::Enriched
+                    } else {
+                        Outcome::Failed(*no_content.entry(url).or_insert_with_key(|url| {
+                            failures.push((url.clone(), ArticlePageError::NoContent { url: url.to_string() }));
+                            failures.len() - 1
+                        }))
+                    }
+                }
+                Visited::Skipped => Outcome::Skipped,
+                Visited::Deferred => Outcome::Deferred,
+                Visited::Failed(failure) => Outcome::Failed(failure),
+            })
+            .collect();
+        Report { outcomes, requested: visit.requested, failures }
+    }
+
+    /// The date of each item's linked page, as the generic article extractor reads it (the
+    /// publication date, else the last modification). The items are not changed.
+    pub async fn dates(&self, items: &[Item]) -> DateReport {
+        let reader: Reader<Option<DateTime<FixedOffset>>> = Arc::new(|doc, item| {
+            let title = (!item.title.trim().is_empty()).then(|| item.title.clone());
+            let (published, modified) = article::dates(doc, &article::Hints { title, ..article::Hints::default() });
+            published.or(modified).map(|found| found.date)
+        });
+        let visit = self.visit(items, |_| true, reader).await;
+        let outcomes = visit
+            .items
+            .into_iter()
+            .map(|visited| match visited {
+                Visited::Read(_, Some(date)) => DateOutcome::Found(date),
+                Visited::Read(_, None) => DateOutcome::NotOnPage,
+                Visited::Skipped => DateOutcome::Skipped,
+                Visited::Deferred => DateOutcome::Deferred,
+                Visited::Failed(failure) => DateOutcome::Failed(failure),
+            })
+            .collect();
+        Report { outcomes, requested: visit.requested, failures: visit.failures }
+    }
+
+    /// Fetch the distinct pages of the items with an http(s) link that `wanted` picks (the
+    /// fragment is not sent: `/post#comments` and `/post` are one page), at most `max_pages`,
+    /// each in its host's turn, and read each with `reader` for every item that links to it.
+    async fn visit<T: Send + 'static>(
+        &self,
+        items: &[Item],
+        wanted: impl Fn(&Item) -> bool,
+        reader: Reader<T>,
+    ) -> Visit<T> {
+        let mut visited: Vec<Visited<T>> = items.iter().map(|_| Visited::Skipped).collect();
+        let mut pages: Vec<Wanted> = Vec::new();
         let mut seen: HashMap<Url, usize> = HashMap::new();
         for (index, item) in items.iter().enumerate() {
-            let fetchable = |l: &&Url| matches!(l.scheme(), "http" | "https") && item.content.is_none();
+            let fetchable = |l: &&Url| matches!(l.scheme(), "http" | "https") && wanted(item);
             let Some(link) = item.link.as_ref().filter(fetchable) else { continue };
-            // The fragment is not sent: `/post#comments` and `/post` are one page.
             let mut url = link.clone();
             url.set_fragment(None);
             if let Some(&page) = seen.get(&url) {
-                wanted[page].items.push(index);
-            } else if wanted.len() < self.max_pages {
-                seen.insert(url.clone(), wanted.len());
-                wanted.push(Wanted { url, items: vec![index] });
+                pages[page].items.push(index);
+            } else if pages.len() < self.max_pages {
+                seen.insert(url.clone(), pages.len());
+                pages.push(Wanted { url, items: vec![index] });
             } else {
-                outcomes[index] = Outcome::Deferred;
+                visited[index] = Visited::Deferred;
             }
         }
-        let requested = wanted.len();
-        let jobs: Vec<_> = alternate_hosts(wanted)
+        let requested = pages.len();
+        let jobs: Vec<_> = alternate_hosts(pages)
             .into_iter()
             .map(|page| {
                 let hints: Vec<Item> = page.items.iter().map(|&i| items[i].clone()).collect();
-                let template = template.clone();
+                let reader = reader.clone();
                 async move {
-                    let found = self.read(&page.url, template, hints, now).await;
-                    (page, found)
+                    let read = self.read(&page.url, hints, reader).await;
+                    (page, read)
                 }
             })
             .collect();
-        let results: Vec<(Wanted, Read)> =
+        let results: Vec<(Wanted, Read<T>)> =
             futures_util::stream::iter(jobs).buffer_unordered(self.concurrency.max(1)).collect().await;
         let mut failures = Vec::new();
-        for (page, result) in results {
-            match result {
+        for (page, read) in results {
+            match read {
                 Read::Found(found) => {
-                    let mut no_content = None;
                     for (&index, found) in page.items.iter().zip(found) {
-                        outcomes[index] = if found.content.is_some() {
-                            found.apply_to(&mut items[index]);
-                            Outcome::Enriched
-                        } else {
-                            Outcome::Failed(*no_content.get_or_insert_with(|| {
-                                failures.push((page.url.clone(), ArticlePageError::NoContent { url: page.url.to_string() }));
-                                failures.len() - 1
-                            }))
-                        };
+                        visited[index] = Visited::Read(page.url.clone(), found);
                     }
                 }
                 Read::Failed(error) => {
                     failures.push((page.url.clone(), error));
                     for &index in &page.items {
-                        outcomes[index] = Outcome::Failed(failures.len() - 1);
+                        visited[index] = Visited::Failed(failures.len() - 1);
                     }
                 }
                 Read::HostResting => {
                     for &index in &page.items {
-                        outcomes[index] = Outcome::Deferred;
+                        visited[index] = Visited::Deferred;
                     }
                 }
             }
         }
-        EnrichReport { outcomes, requested, failures }
+        Visit { items: visited, requested, failures }
     }
 
     /// Fetch one page in its host's turn, then read it for each item that links to it.
-    async fn read(&self, url: &Url, template: Option<Arc<Rule>>, items: Vec<Item>, now: DateTime<Utc>) -> Read {
+    async fn read<T: Send + 'static>(&self, url: &Url, items: Vec<Item>, reader: Reader<T>) -> Read<T> {
         let response = {
             let Some(mut permit) = self.gate.acquire_within(url, self.patience).await else {
                 return Read::HostResting;
@@ -216,7 +310,7 @@ impl ArticlePages<'_> {
             let options = ParseOptions { header_charset: response.charset.clone(), ..ParseOptions::default() };
             let doc = dom::parse(&response.body, &response.url, &options)
                 .map_err(|e| ArticlePageError::Page { url: response.url.to_string(), reason: e.to_string() })?;
-            Ok(items.iter().map(|item| read_article(template.as_deref(), item, &doc, now)).collect())
+            Ok(items.iter().map(|item| reader(&doc, item)).collect())
         })
         .await;
         match found {

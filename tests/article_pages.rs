@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use common::http::{Reply, Span, TestServer};
+use html2rss::article_pages::{ArticlePageError, ArticlePages, Outcome};
 use html2rss::dom::{self, ParseOptions};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
-use html2rss::article_pages::{ArticlePages, ArticlePageError, Outcome};
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
 use html2rss::model::Item;
 use url::Url;
