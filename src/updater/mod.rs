@@ -252,9 +252,21 @@ pub async fn refresh_claimed(
 
 /// What the fetch and the extraction gave, before anything is recorded.
 enum Fetched {
-    NotModified { validators: Validators },
-    Unchanged { status: u16, validators: Validators },
-    Extracted { status: u16, validators: Validators, body_hash: String, extraction: Extraction, made_by: String },
+    NotModified {
+        validators: Validators,
+    },
+    Unchanged {
+        status: u16,
+        validators: Validators,
+    },
+    /// The extraction boxed: it is large, and the other outcomes are small.
+    Extracted {
+        status: u16,
+        validators: Validators,
+        body_hash: String,
+        extraction: Box<Extraction>,
+        made_by: String,
+    },
 }
 
 /// A failure with the HTTP status that came with it, if any.
@@ -296,7 +308,7 @@ async fn fetch_and_extract(
             status,
             validators,
             body_hash,
-            extraction: choice.extraction,
+            extraction: Box::new(choice.extraction),
             made_by: choice.made_by,
         });
     }
@@ -306,6 +318,7 @@ async fn fetch_and_extract(
         match advertised(ctx, feed_url, &source.url, &choice.extraction.page.title).await {
             Ok(extraction) if extraction.page.item_count() > 0 => {
                 let made_by = format!("the page's feed {feed_url}");
+                let extraction = Box::new(extraction);
                 return Ok(Fetched::Extracted { status, validators, body_hash, extraction, made_by });
             }
             Ok(_) => feed_note = Some(format!("its feed {feed_url} has no items either")),
