@@ -233,11 +233,11 @@ pub async fn refresh_claimed(
         // Not on a first fetch (a reader is waiting for it): from the next refresh on.
         if !source.fresh {
             done.dates = date_stored(ctx, &done.source, now).await;
-        }
-        if ctx.train_templates && !source.fresh {
-            done.training = Some(train::train_site(ctx, &done.source, now).await);
-            if let Some(train::Training::Failed(reason)) = &done.training {
-                tracing::info!("no template for {}: {reason}", done.source.url);
+            if ctx.train_templates {
+                done.training = Some(train::train_site(ctx, &done.source, now).await);
+                if let Some(train::Training::Failed(reason)) = &done.training {
+                    tracing::info!("no template for {}: {reason}", done.source.url);
+                }
             }
         }
     }
