@@ -1,14 +1,13 @@
 //! Items: what sources' pages listed, accumulated like a real feed.
 //!
 //! An item is identified by its source and [`feed::guid`]. The first time it is seen it gets
-//! `first_seen = now` and, when the page gives no date, that time as its date for good, so a
-//! reader sees an undated item once, with a date that does not move. Later sightings update
-//! `last_seen`, its position and whatever the page now says (a field the page no longer gives
-//! keeps its stored value). Nothing is deleted: an item that scrolled off the page stays in
-//! the feed until newer ones push it out of the newest N.
-//!
-//! An item's [`DateOrigin`] says where its date comes from: an undated item's first-seen date
-//! may later be replaced by the date of its article page ([`Store::record_dates`]).
+//! `first_seen = now` and, when the page gives no date, that time as its date, so a reader
+//! sees an undated item once, with a date that later sightings do not move; only its article
+//! page's date may replace it, once ([`Store::record_dates`]; [`DateOrigin`] says where a
+//! date comes from). Later sightings update `last_seen`, its position and whatever the page
+//! now says (a field the page no longer gives keeps its stored value). Nothing is deleted: an
+//! item that scrolled off the page stays in the feed until newer ones push it out of the
+//! newest N.
 
 use std::collections::{HashMap, HashSet};
 
