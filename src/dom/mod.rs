@@ -284,6 +284,28 @@ impl Document {
         collapse_whitespace(&out)
     }
 
+    /// Whether [`Document::text`] of `id` would be non-empty, without building it.
+    pub fn has_text(&self, id: NodeId) -> bool {
+        if let Some(text) = self.text_node(id) {
+            return !text.trim().is_empty();
+        }
+        let end = self.node(id).end.0;
+        let mut i = id.0 + 1;
+        while i < end {
+            let node = &self.nodes[i as usize];
+            match &node.data {
+                NodeData::Text(text) if !text.trim().is_empty() => return true,
+                NodeData::Element { name, .. } if NON_CONTENT.contains(&&**name) => {
+                    i = node.end.0;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        false
+    }
+
     fn push_text(&self, id: NodeId, out: &mut String) {
         if let Some(text) = self.text_node(id) {
             out.push_str(text);

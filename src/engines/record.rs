@@ -24,7 +24,7 @@ pub fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {
         value
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty())
-            .any(|w| keywords.iter().any(|k| w.to_ascii_lowercase().starts_with(k)))
+            .any(|w| keywords.iter().any(|k| w.len() >= k.len() && w.as_bytes()[..k.len()].eq_ignore_ascii_case(k.as_bytes())))
     })
 }
 
@@ -36,8 +36,8 @@ pub fn is_heading(doc: &Document, node: NodeId) -> bool {
 /// (`itemprop=headline`, `itemprop=name`).
 pub fn is_titled(doc: &Document, node: NodeId) -> bool {
     let class = doc.attr(node, "class").is_some_and(|c| {
-        let c = c.to_ascii_lowercase();
-        c.contains("title") || c.contains("headline")
+        c.as_bytes().windows(5).any(|w| w.eq_ignore_ascii_case(b"title"))
+            || c.as_bytes().windows(8).any(|w| w.eq_ignore_ascii_case(b"headline"))
     });
     class
         || doc.attr(node, "itemprop").is_some_and(|p| {
@@ -48,19 +48,19 @@ pub fn is_titled(doc: &Document, node: NodeId) -> bool {
 /// A heading inside a link that wraps a whole item (title, excerpt, author, date): an `h1`–`h6`
 /// or an element whose class or microdata property says title or headline.
 pub fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
-    doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && !doc.text(n).is_empty())
+    doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && doc.has_text(n))
 }
 
 /// The heading of the card that an empty link (an overlay named by `aria-label`) is stretched
 /// over: the first heading among the link's siblings' content that holds no link itself.
 fn overlaid_heading(doc: &Document, link: NodeId) -> Option<NodeId> {
-    if !doc.text(link).is_empty() {
+    if doc.has_text(link) {
         return None;
     }
     let card = doc.parent(link)?;
     doc.descendants(card).find(|&n| {
         (is_heading(doc, n) || is_titled(doc, n))
-            && !doc.text(n).is_empty()
+            && doc.has_text(n)
             && !std::iter::once(n).chain(doc.descendants(n)).any(|d| doc.is_tag(d, "a"))
     })
 }
@@ -81,6 +81,12 @@ pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String 
         Some(date) => without_date(&text, date.date_text()),
         None => text,
     }
+}
+
+/// Whether [`title_of`] without a date would give a title, without building it.
+pub fn has_title(doc: &Document, link: &Link) -> bool {
+    let shown = title_node(doc, link.node);
+    if shown == link.node { !link.text.is_empty() } else { doc.has_text(shown) }
 }
 
 /// Punctuation that separates a date from a title on one line ("2024-05-01 - Title",

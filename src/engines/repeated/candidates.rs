@@ -9,7 +9,7 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_word, link_range, links_in, tag_path,
+    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range, links_in, tag_path,
     title_of,
 };
 use crate::engines::timepattern::db::is_cjk;
@@ -517,7 +517,7 @@ fn score(
 /// Each record's best headline link inside its element, then the list's headline place
 /// ([`align_headlines`]).
 fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
-    let usable = |i: usize| links[i].is_headline() && !title_of(doc, &links[i], None).is_empty();
+    let usable = |i: usize| links[i].is_headline() && has_title(doc, &links[i]);
     for record in records.iter_mut() {
         let inside = link_range(links, record.element, doc.node(record.element).end);
         record.headline = inside.filter(|&i| usable(i)).fold(None::<usize>, |best, i| match best {

@@ -338,8 +338,14 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
     let is_date_prop = doc.attr(id, "itemprop").is_some_and(|p| p.to_ascii_lowercase().contains("date"));
     let candidates = DATE_ATTRS.iter().copied().chain(is_date_prop.then_some("content"));
     let (attr, value, m) = candidates.into_iter().find_map(|attr| {
-        let value = collapse_whitespace(doc.attr(id, attr)?);
-        if value.is_empty() || value.chars().count() > MAX_ATTR_CHARS {
+        let raw = doc.attr(id, attr)?;
+        // Machine-readable dates and tooltip dates all hold a digit; most `title` attributes
+        // (link tooltips) hold none and need not go through the patterns.
+        if !raw.bytes().any(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let value = collapse_whitespace(raw);
+        if value.chars().count() > MAX_ATTR_CHARS {
             return None;
         }
         let readings = db.longest(&value);

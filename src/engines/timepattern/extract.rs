@@ -45,7 +45,7 @@ use super::discover::{self, TimeNode, TimeSource};
 use crate::dom::{Document, NodeId};
 use crate::engines::links::{Link, page_links};
 use crate::engines::record::{
-    self, HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, is_heading, tag_path, title_of,
+    self, HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_title, has_word, is_heading, tag_path, title_of,
 };
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
@@ -537,7 +537,7 @@ impl PageView<'_> {
                 let link = &self.links[i];
                 link.is_headline()
                     && tag_path(self.doc, list.container, link.node) == path
-                    && !title_of(doc, link, None).is_empty()
+                    && has_title(doc, link)
             });
             if headline.is_some() {
                 out.push(Record { anchor: None, dates: Vec::new(), start: child, end, headline });
