@@ -57,6 +57,7 @@ fn rule_error(error: &RuleError) -> HttpResponse {
 
 /// Parse an uploaded rule; the text to store is the upload itself when it is UTF-8 (comments
 /// and layout kept), else the rule written anew.
+#[expect(clippy::result_large_err, reason = "the error is the answer the handler returns at once")]
 fn parse_upload(body: &[u8]) -> Result<(Rule, String), HttpResponse> {
     let rule = Rule::from_bytes(body, "upload").map_err(|e| rule_error(&e))?;
     if rule.urls.is_empty() && rule.link.is_none() {
@@ -162,6 +163,7 @@ pub async fn list(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     }
 }
 
+#[expect(clippy::result_large_err, reason = "the error is the answer the handler returns at once")]
 fn rule_id(request: &HttpRequest) -> Result<RuleId, HttpResponse> {
     let text = request.match_info().get("id").unwrap_or_default();
     text.parse()

@@ -768,7 +768,9 @@ mod tests {
 
     #[test]
     fn bad_article_parts_and_support_say_where() {
-        let cases: [(&str, usize, usize, fn(&RuleErrorKind) -> bool); 5] = [
+        /// A rule's text, the line and column its error names, and the kind it must be.
+        type Case = (&'static str, usize, usize, fn(&RuleErrorKind) -> bool);
+        let cases: [Case; 5] = [
             (
                 "<page><article>\n  <link>A</link></article></page>",
                 2,
