@@ -131,6 +131,24 @@ fn published_beats_updated_in_one_record() {
     assert_eq!(items(&page), expected(&POSTS));
 }
 
+/// Labels written after their date (Chinese and Japanese themes: `<time>…</time>发表` then
+/// `<time>…</time>更新`): the label between the two dates belongs to the date it follows, so
+/// the first date is the publication, not the second.
+#[test]
+fn a_label_after_its_date_names_that_date() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="card"><div class="meta"><span class="level-item"><time datetime="{day}T06:45:49.000Z">{day}</time>发表</span><span class="level-item"><time datetime="2024-05-29T01:57:23.543Z">2024-05-29</time>更新</span><span class="level-item">4 分钟读完</span></div>
+                <p class="title"><a href="{path}">{title}</a></p><div class="content">A summary of {title}, long enough to be an excerpt.</div></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
 /// Class 7: a long archive in year sections (a wrapper per year with its heading and list, some
 /// years with a single post) is one list of every post, not its longest sections.
 #[test]

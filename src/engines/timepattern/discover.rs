@@ -138,10 +138,36 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         }
         i += 1;
     }
-    for node in &mut nodes {
-        node.role = date_role(doc, node);
+    let mut elements: Vec<NodeId> = nodes.iter().filter_map(|n| date_element(doc, n)).collect();
+    elements.sort();
+    elements.dedup();
+    let roles: Vec<DateRole> = nodes.iter().map(|n| date_role(doc, n, &elements)).collect();
+    for (node, role) in nodes.iter_mut().zip(roles) {
+        node.role = role;
     }
     nodes
+}
+
+/// The element that shows a date: the node itself, or the parent of a date in text.
+fn date_element(doc: &Document, node: &TimeNode) -> Option<NodeId> {
+    if doc.is_element(node.node) { Some(node.node) } else { doc.parent(node.node) }
+}
+
+/// The sibling just before (`-1`) or after (`1`) a node under its parent.
+fn sibling(doc: &Document, id: NodeId, step: isize) -> Option<NodeId> {
+    let children = doc.children(doc.parent(id)?);
+    let at = children.iter().position(|&c| c == id)?;
+    children.get(at.checked_add_signed(step)?).copied()
+}
+
+/// A short label text: trimmed, without a trailing colon, lower-case; empty when longer than a
+/// label (then it is a title or a sentence).
+fn label_text(text: &str) -> String {
+    let text = text.trim();
+    if text.chars().count() > MAX_LABEL_CHARS {
+        return String::new();
+    }
+    text.trim_end_matches([':', '：']).trim_end().to_lowercase()
 }
 
 /// Words that label a date as a modification date, lower-case, in the languages of the Time
@@ -191,8 +217,8 @@ const MAX_LABEL_CHARS: usize = 30;
 /// published`, `updated`), or a label in its text or the text just before it ("Posted on",
 /// "Updated:"). Publication wins where both are said (WordPress writes `class="entry-date
 /// published updated"` on one date).
-fn date_role(doc: &Document, node: &TimeNode) -> DateRole {
-    let element = if doc.is_element(node.node) { Some(node.node) } else { doc.parent(node.node) };
+fn date_role(doc: &Document, node: &TimeNode, date_elements: &[NodeId]) -> DateRole {
+    let element = date_element(doc, node);
     let mut says_modified = false;
     for id in element.into_iter().flat_map(|e| std::iter::once(e).chain(doc.ancestors(e)).take(3)) {
         if doc.is_tag(id, "time") && doc.attr(id, "pubdate").is_some() {
@@ -211,20 +237,34 @@ fn date_role(doc: &Document, node: &TimeNode) -> DateRole {
         }
         says_modified |= ["updated", "modified", "lastmod"].iter().any(|l| words.contains(l));
     }
-    // The text before the date in its own line, and a short text just before its element
-    // (a label such as "Updated on:"; a longer one is a title or a sentence).
+    // The text of the date's own line, a short text just before its element ("Updated on:"),
+    // and a short text just after it: Chinese and Japanese themes write the label after the
+    // date (`<time>…</time>发表`). A text that follows another date is that date's label, not
+    // a label of the next one.
     let own = node.text.to_lowercase();
+    let shows_date = |id: NodeId| {
+        let end = doc.node(id).end;
+        let from = date_elements.partition_point(|&d| d < id);
+        date_elements.get(from).is_some_and(|&d| d < end)
+    };
     let before = element
         .and_then(|e| {
             (e.0.saturating_sub(LABEL_LOOKBACK)..e.0)
                 .rev()
                 .map(NodeId)
-                .find_map(|n| doc.text_node(n).map(str::trim).filter(|t| !t.is_empty()))
+                .find(|&n| doc.text_node(n).is_some_and(|t| !t.trim().is_empty()))
         })
-        .filter(|t| t.chars().count() <= MAX_LABEL_CHARS)
-        .map(|t| t.trim_end_matches([':', '：']).trim_end().to_lowercase())
+        .filter(|&text| !sibling(doc, text, -1).is_some_and(shows_date))
+        .and_then(|text| doc.text_node(text))
+        .map(label_text)
         .unwrap_or_default();
-    let labelled = |labels: &[&str]| labels.iter().any(|l| own.contains(l) || before.ends_with(l));
+    let after = element
+        .and_then(|e| sibling(doc, e, 1))
+        .and_then(|next| doc.text_node(next))
+        .map(label_text)
+        .unwrap_or_default();
+    let labelled =
+        |labels: &[&str]| labels.iter().any(|l| own.contains(l) || before.ends_with(l) || after.starts_with(l));
     if labelled(PUBLISHED_LABELS) {
         DateRole::Published
     } else if says_modified || labelled(MODIFIED_LABELS) {
