@@ -425,7 +425,7 @@ fn article_pages_are_articles_and_list_pages_are_lists() {
         let doc = dom::parse(bytes, url, &Default::default()).unwrap();
         let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
         let article = html2rss::engines::article::extract(&doc, &Default::default());
-        analysis.is_article_page(&article) && article.content_text.is_some()
+        analysis.is_article_page(&doc, &article) && article.content_text.is_some()
     };
     let articles = common::article_set("zyte");
     let not_articles: Vec<&str> =

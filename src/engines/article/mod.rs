@@ -21,7 +21,7 @@ use chrono::{DateTime, FixedOffset};
 use serde::Serialize;
 use url::Url;
 
-use crate::dom::Document;
+use crate::dom::{Document, NodeId};
 pub use date::{DateSource, FoundDate};
 pub use metadata::Metadata;
 
@@ -59,6 +59,9 @@ pub struct Article {
     pub content_html: Option<String>,
     /// Plain text, paragraphs separated by blank lines.
     pub content_text: Option<String>,
+    /// The headline element on the page, when one matches the metadata.
+    #[serde(skip)]
+    pub title_node: Option<NodeId>,
 }
 
 impl Article {
@@ -84,6 +87,7 @@ pub fn extract(doc: &Document, hints: &Hints) -> Article {
         lead_image: meta.lead_image.clone(),
         content_html: content.as_ref().map(|c| c.html.clone()),
         content_text: content.map(|c| c.text),
+        title_node: meta.title_node,
     }
 }
 
