@@ -40,8 +40,15 @@ pub fn run(corpus_dir: &Path, algorithm: Algorithm, json: bool) -> anyhow::Resul
     let templates = template::evaluate(corpus_dir, None).with_context(|| cannot("templates"))?;
 
     if json {
-        let report =
-            serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(None), "report": templates } });
+        // Every page's output too, so that other extractors can be scored on the same pages
+        // by the same metric (scripts/compare_trafilatura.sh).
+        let report = serde_json::json!({
+            "lists": lists,
+            "templates": { "totals": templates.totals(None), "report": templates },
+            "articles": articles.pages,
+            "dates": dates.pages_found,
+            "site_articles": site_articles.pages,
+        });
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{}\n\n{articles}\n\n{dates}\n\n{site_articles}\n\n{decision}\n\n{templates}", lists.table());
