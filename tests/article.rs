@@ -242,3 +242,34 @@ fn a_description_that_quotes_the_lead_keeps_the_whole_article() {
     let text = article::extract(&doc, &hints).content_text.unwrap();
     assert!(text.contains("postponed") && text.contains("Paragraph 6 about the bridge"), "{text}");
 }
+
+/// Paragraphs of another topic, `n` of them, for the blocks around an article.
+fn sentences(text: &str, n: usize) -> String {
+    (1..=n).map(|i| format!("<p>{text} ({i})</p>")).collect()
+}
+
+#[test]
+fn captions_and_galleries_are_left_out_unless_they_hold_the_article() {
+    // A carousel of captions beside the article: its class says gallery, its text is captions.
+    let captions = sentences("Secretary Lee shakes hands with the minister in Hanoi on Wednesday, Nov. 20, 2019", 4);
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>
+        <div class="gallery carousel"><img src="/1.jpg"><img src="/2.jpg">{captions}</div>
+        <div class="body">{}</div></article></body></html>"#,
+        prose("the bridge", 6)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 6 about the bridge") && !text.contains("shakes hands"), "{text}");
+    // A page whose article sits in a `photo-gallery` section (one picture, the whole text).
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><nav><a href="/">Home</a></nav>
+        <section class="article-content content-gallery photo-gallery" itemprop="articleBody">
+        <figure><img src="/1.jpg"><figcaption>The old bridge.</figcaption></figure>{}</section></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    assert!(!text.contains("The old bridge"), "captions are not prose: {text}");
+}

@@ -434,15 +434,23 @@ const CAPTION_WORDS: &[&str] =
 
 /// Class words of an image's box (`div.image` holding the image and its caption).
 const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", "thumbnail"];
-/// Longest text of an image box: a caption, not an article that happens to have a picture.
+/// Longest text of an image box or caption per picture: a caption, not an article that happens
+/// to have a picture.
 const IMAGE_BOX_MAX_CHARS: usize = 400;
 
-fn is_caption(doc: &Document, n: NodeId) -> bool {
+/// A caption, credit, gallery or image box by its class. An image box holds a picture and at
+/// most [`IMAGE_BOX_MAX_CHARS`] of text; a caption-classed block may be longer (a carousel's
+/// captions), but not most of the main text: a `photo-gallery` section or a slideshow that
+/// holds the article is the article (`total`: the main text's characters).
+fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
     let words = class_words(doc, n);
-    words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
-        || (words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
-            && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
-            && doc.text(n).chars().count() <= IMAGE_BOX_MAX_CHARS)
+    let chars = doc.text(n).chars().count();
+    let caption = words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+        && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
+    let image_box = words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
+        && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
+        && chars <= IMAGE_BOX_MAX_CHARS;
+    caption || image_box
 }
 
 /// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
@@ -456,6 +464,7 @@ fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
         }
         current.clear();
     };
+    let total = doc.text(root).chars().count();
     let end = doc.node(root).end.0;
     let mut open_blocks: Vec<u32> = Vec::new();
     let mut i = root.0 + 1;
@@ -471,7 +480,7 @@ fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
                 if marks[id.index()] == Mark::Drop
                     || NOT_PROSE.contains(&&**name)
                     || is_media_figure(doc, id)
-                    || is_caption(doc, id)
+                    || is_caption(doc, id, total)
                 {
                     i = doc.node(id).end.0;
                     continue;
