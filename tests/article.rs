@@ -273,3 +273,20 @@ fn captions_and_galleries_are_left_out_unless_they_hold_the_article() {
     assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
     assert!(!text.contains("The old bridge"), "captions are not prose: {text}");
 }
+
+#[test]
+fn noscript_markup_saved_as_text_is_an_image_not_prose() {
+    // A page saved by a browser that ran scripts keeps `<noscript>` content escaped.
+    let html = format!(
+        r#"<html><body><article><h1>Masks in the microwave</h1>{}
+        <p><noscript>&lt;img class="aligncenter" src="/uploads/mask.jpg" alt="A mask" srcset="/uploads/mask-300.jpg 300w"&gt;</noscript><img class="lazyload" data-src="/uploads/mask.jpg" src="data:image/svg+xml,%3Csvg%3E" alt="A mask"></p>
+        {}</article></body></html>"#,
+        prose("masks", 3),
+        prose("viruses", 3)
+    );
+    let art = article::extract(&page("https://air.example/masks/", &html), &Hints::default());
+    let text = art.content_text.unwrap();
+    assert!(!text.contains("img") && !text.contains("srcset") && !text.contains("uploads"), "{text}");
+    let content = art.content_html.unwrap();
+    assert_eq!(content.matches("https://air.example/uploads/mask.jpg").count(), 1, "{content}");
+}

@@ -120,7 +120,7 @@ impl TextStats {
                     if &**name == "a" && end > link_end {
                         link_end = end;
                     }
-                    if matches!(&**name, "script" | "style" | "template" | "head") && end > skip_end {
+                    if matches!(&**name, "script" | "style" | "template" | "head" | "noscript") && end > skip_end {
                         skip_end = end;
                     }
                 }
@@ -238,7 +238,8 @@ fn is_article_element(doc: &Document, n: NodeId) -> bool {
             .is_some_and(|t| t.ends_with("/Article") || t.ends_with("NewsArticle") || t.ends_with("BlogPosting"))
 }
 
-/// A lazy image's placeholder whose real image follows in `<noscript>`.
+/// A lazy image's placeholder whose real image sits next to it in `<noscript>` (after it, or
+/// before it as some lazy-loading plugins write it).
 fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
     if !doc.is_tag(n, "img") {
         return false;
@@ -246,14 +247,29 @@ fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
     let Some(parent) = doc.parent(n) else { return false };
     let siblings = doc.children(parent);
     let position = doc.node(n).position as usize;
-    siblings[position + 1..]
-        .iter()
-        .find(|&&s| doc.is_element(s))
-        .is_some_and(|&s| doc.is_tag(s, "noscript") && doc.descendants(s).any(|d| doc.is_tag(d, "img")))
+    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s));
+    let previous = siblings[..position].iter().rev().find(|&&s| doc.is_element(s));
+    [next, previous].into_iter().flatten().any(|&s| {
+        doc.is_tag(s, "noscript")
+            && (doc.descendants(s).any(|d| doc.is_tag(d, "img"))
+                || noscript_markup(doc, s).is_some_and(|m| m.contains("<img")))
+    })
+}
+
+/// The markup a `<noscript>` holds as text: pages saved by a browser that ran scripts keep
+/// its content escaped (`&lt;img src=…&gt;`), and a reader without scripts sees that markup.
+fn noscript_markup(doc: &Document, noscript: NodeId) -> Option<String> {
+    let children = doc.children(noscript);
+    if children.is_empty() || !children.iter().all(|&c| doc.text_node(c).is_some()) {
+        return None;
+    }
+    let text: String = children.iter().filter_map(|&c| doc.text_node(c)).collect();
+    text.trim_start().starts_with('<').then_some(text)
 }
 
 /// HTML of `scope`'s subtree without the dropped subtrees; `<noscript>` is unwrapped (a feed
-/// reader runs no scripts, so its content is what readers see).
+/// reader runs no scripts, so its content is what readers see), its markup parsed when a
+/// browser saved it as text.
 fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut String) {
     enum Step {
         Open(NodeId),
@@ -274,7 +290,14 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                 NodeData::Element { name, attrs } => {
                     let children = doc.children(n).iter().rev().map(|&c| Step::Open(c));
                     if &**name == "noscript" {
-                        stack.extend(children);
+                        match noscript_markup(doc, n).and_then(|m| dom::parse_str(&m, &doc.base).ok()) {
+                            Some(inner) => {
+                                if let Some(body) = inner.first_tag("body") {
+                                    serialize_kept(&inner, body, &vec![Mark::Keep; inner.len()], out);
+                                }
+                            }
+                            None => stack.extend(children),
+                        }
                         continue;
                     }
                     out.push('<');
