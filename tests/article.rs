@@ -290,3 +290,30 @@ fn noscript_markup_saved_as_text_is_an_image_not_prose() {
     let content = art.content_html.unwrap();
     assert_eq!(content.matches("https://air.example/uploads/mask.jpg").count(), 1, "{content}");
 }
+
+#[test]
+fn a_wrapper_whose_class_names_a_sidebar_keeps_the_article_it_holds() {
+    // The article is short beside the page's other text (widgets in asides), and its
+    // wrapper's class words say `sidebar`: the longest paragraph of the page is in it.
+    let long_paragraph = "<p>President Lee joked on Tuesday that it would be a great idea to send the whole council \
+        on a journey to the old ferry, as the bridge vote was delayed once more; the residents who came to \
+        the hall laughed, the councillors did not, and the mayor promised a decision before the spring.</p>";
+    let widget = |topic: &str| {
+        format!(
+            "<aside><p>{topic}: the weekly column on the town's clubs, fairs and markets, written by our \
+             readers, with the dates of every meeting and where to find the organisers this month.</p></aside>"
+        )
+    };
+    let html = format!(
+        r#"<html><body><header><h1>Bridge vote delayed</h1></header>
+        <div class="content-with-sidebar-wrp"><div class="content-wrp">{long_paragraph}<p>The vote is now set for March.</p></div></div>
+        {}{}{}</body></html>"#,
+        widget("Clubs"),
+        widget("Fairs"),
+        widget("Markets")
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("President Lee joked") && text.contains("set for March"), "{text}");
+    assert!(!text.contains("weekly column"), "{text}");
+}

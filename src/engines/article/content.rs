@@ -5,7 +5,7 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{class_words, title_key};
+use super::metadata::{class_words, is_comment_zone, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::sanitize::sanitize_html;
 
@@ -187,6 +187,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
     let total = stats.prose(doc, scope).max(1) as f64;
     // The article element that holds the headline; other article elements are teasers.
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
+    let longest = longest_paragraph(doc, scope, &stats);
     let mut marks = vec![Mark::Keep; doc.len()];
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
@@ -198,15 +199,17 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
         };
         let words = class_words(doc, id);
         let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
-        // The wrappers of the headline are the article's, whatever their class says.
+        // The wrappers of the headline and of the longest paragraph are the article's, whatever
+        // their class says (`content-with-sidebar`, `article has-comments`).
         let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
+        let holds_text = longest.is_some_and(|p| doc.contains(id, p));
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
             || (small()
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
-                    || (!holds_title && is_boilerplate_class(&words))
+                    || (!holds_title && !holds_text && is_boilerplate_class(&words))
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || is_lazy_placeholder(doc, id)
@@ -222,6 +225,29 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
         }
     }
     marks
+}
+
+/// The paragraph with the most text outside links (a block with no block inside), outside
+/// comment sections: articles are made of long paragraphs, and the longest of a page is nearly
+/// always the article's, wherever layout classes put it.
+fn longest_paragraph(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<NodeId> {
+    let end = doc.node(scope).end;
+    // Whether an element has a block element inside, bottom-up over the pre-order arena.
+    let mut holds_block = vec![false; end.index() - scope.index()];
+    let mut paragraphs: Vec<(u32, NodeId)> = Vec::new();
+    for i in (scope.0..end.0).rev() {
+        let id = NodeId(i);
+        let Some(tag) = doc.tag(id) else { continue };
+        let block = is_block(tag);
+        if block && !holds_block[(i - scope.0) as usize] {
+            paragraphs.push((stats.prose(doc, id), id));
+        }
+        if let Some(parent) = doc.parent(id).filter(|p| p.0 >= scope.0) {
+            holds_block[(parent.0 - scope.0) as usize] |= block || holds_block[(i - scope.0) as usize];
+        }
+    }
+    paragraphs.sort_by_key(|&(prose, id)| (std::cmp::Reverse(prose), id));
+    paragraphs.into_iter().take_while(|&(prose, _)| prose > 0).map(|(_, id)| id).find(|&id| !is_comment_zone(doc, id))
 }
 
 /// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
