@@ -317,3 +317,34 @@ fn a_wrapper_whose_class_names_a_sidebar_keeps_the_article_it_holds() {
     assert!(text.contains("President Lee joked") && text.contains("set for March"), "{text}");
     assert!(!text.contains("weekly column"), "{text}");
 }
+
+#[test]
+fn boilerplate_named_inside_compound_class_words_is_left_out() {
+    // Author boxes, widgets, legal notices, footers and "enable JavaScript" notices whose class
+    // names join the word to another (`postauthor`, `c_copyright`, `site-foot`), placed inside
+    // the article's container where Readability keeps them.
+    let html = format!(
+        r#"<html><body><div class="post"><h1>Bridge vote delayed</h1>
+        <div class="entry-content">{}
+        <div class="postauthor-container"><p>Ann grew up by the river and still has a deep love for old ferries, bridges and long walks, \
+        especially in autumn. Some of her favourites include the harbour, the old mill, the lighthouse and the \
+        market square. She loves nights in with her family, cooking, reading and watching old films.</p></div>
+        <div class="socialize-text">If you enjoyed this post, please consider leaving a comment, sharing it with \
+        your friends, or subscribing to the feed, to have future articles delivered to your reader, every week, for free.</div></div>
+        <noscript><p>Please enable JavaScript to view the comments powered by Disqus.</p></noscript>
+        <div id="c_copyright"><p>Town News is the official web site of the town; its name and logo are registered trademarks of the Town News Company, and all rights are reserved.</p></div>
+        <div class="site-foot"><p>This page is best viewed in an up-to-date web browser with style sheets enabled, so please upgrade.</p></div>
+        </div><div class="widget Text"><p>Town News is the town's longest running paper, documenting every street of the town since 1901.</p></div>
+        </body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    let left: Vec<&str> =
+        ["deep love", "enjoyed this post", "enable JavaScript", "trademarks", "best viewed", "longest running"]
+            .into_iter()
+            .filter(|b| text.contains(b))
+            .collect();
+    assert!(left.is_empty(), "{left:?} in {text}");
+}

@@ -47,31 +47,31 @@ const FURNITURE_ROLES: &[&str] = &[
     "toolbar",
 ];
 
-/// Class and id words of boilerplate blocks: comments, sharing, related and recommended
-/// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
+/// Class and id words of boilerplate blocks: navigation, advertising, bylines and dates, tags.
 #[rustfmt::skip]
 const BOILERPLATE_WORDS: &[&str] = &[
-    "comment", "comments", "commentlist", "disqus", "respond", "replies",
-    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
-    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
-    "outbrain", "taboola", "promo", "promos",
-    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
-    "popup", "modal", "overlay",
-    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
-    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
-    "footer", "masthead", "toolbar", "skip",
-    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
-    "hidden", "hide", "invisible",
+    "respond", "replies", "recirc", "trending", "popular", "mostpopular", "outbrain", "taboola", "promo", "promos",
+    "gdpr", "modal", "overlay",
+    "ad", "ads", "advertisement", "advertising", "adsbygoogle", "dfp",
+    "nav", "navbar", "navigation", "menu", "pager", "masthead", "toolbar", "skip", "foot",
+    "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    "hidden", "hide", "invisible", "bio", "biography",
 ];
-/// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
+/// Stems of boilerplate class and id words, found inside compound words as well
+/// (`postauthor`, `sharebar`, `jp-relatedposts`, `c_copyright`): comments, sharing, related and
+/// recommended posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and
+/// their widgets, footers, bylines and author boxes, legal notices.
+#[rustfmt::skip]
+const BOILERPLATE_STEMS: &[&str] = &[
+    "comment", "disqus", "share", "sharing", "social", "related", "recommend",
+    "newsletter", "subscri", "signup", "paywall", "cookie", "consent", "popup",
+    "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
+    "byline", "author", "copyright", "disclaimer",
+];
+/// Words that hold a stem but name the article: an opinion column's `commentary`.
+const NOT_BOILERPLATE: &[&str] = &["commentary", "commentaries"];
+/// Two-word boilerplate marks (`read-more`, `sr-only`).
 const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
-    ("author", "bio"),
-    ("author", "box"),
-    ("author", "info"),
-    ("author", "card"),
-    ("author", "profile"),
-    ("about", "author"),
-    ("author", "name"),
     ("more", "stories"),
     ("more", "articles"),
     ("read", "next"),
@@ -157,8 +157,10 @@ fn is_boilerplate_class(words: &[String]) -> bool {
     if is_embed(words) {
         return false;
     }
-    words.iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
-        || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+    words.iter().any(|w| {
+        BOILERPLATE_WORDS.contains(&w.as_str())
+            || (BOILERPLATE_STEMS.iter().any(|stem| w.contains(stem)) && !NOT_BOILERPLATE.contains(&w.as_str()))
+    }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
 
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
@@ -187,7 +189,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
     let total = stats.prose(doc, scope).max(1) as f64;
     // The article element that holds the headline; other article elements are teasers.
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
-    let longest = longest_paragraph(doc, scope, &stats);
+    let main_text = main_text_block(doc, scope, &stats);
     let mut marks = vec![Mark::Keep; doc.len()];
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
@@ -199,16 +201,17 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
         };
         let words = class_words(doc, id);
         let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
-        // The wrappers of the headline and of the longest paragraph are the article's, whatever
-        // their class says (`content-with-sidebar`, `article has-comments`).
+        // The wrappers of the headline and of the main text are the article's, whatever their
+        // class says (`content-with-sidebar`, `article has-comments`).
         let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
-        let holds_text = longest.is_some_and(|p| doc.contains(id, p));
+        let holds_text = main_text.is_some_and(|m| doc.contains(id, m));
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
             || (small()
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
+                    || (tag == "noscript" && !holds_media(doc, id))
                     || (!holds_title && !holds_text && is_boilerplate_class(&words))
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
@@ -227,27 +230,36 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
     marks
 }
 
-/// The paragraph with the most text outside links (a block with no block inside), outside
-/// comment sections: articles are made of long paragraphs, and the longest of a page is nearly
-/// always the article's, wherever layout classes put it.
-fn longest_paragraph(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<NodeId> {
+/// The element whose paragraphs (blocks with no block inside) hold the most text outside links,
+/// outside comment sections: the article's body, made of long paragraphs, wherever layout
+/// classes put it. Counting a paragraph for its parent only, an author box or a widget with
+/// one long paragraph does not outweigh a body of several.
+fn main_text_block(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<NodeId> {
     let end = doc.node(scope).end;
+    let offset = |id: NodeId| (id.0 - scope.0) as usize;
     // Whether an element has a block element inside, bottom-up over the pre-order arena.
     let mut holds_block = vec![false; end.index() - scope.index()];
-    let mut paragraphs: Vec<(u32, NodeId)> = Vec::new();
+    let mut paragraphs_text = vec![0u32; end.index() - scope.index()];
     for i in (scope.0..end.0).rev() {
         let id = NodeId(i);
         let Some(tag) = doc.tag(id) else { continue };
         let block = is_block(tag);
-        if block && !holds_block[(i - scope.0) as usize] {
-            paragraphs.push((stats.prose(doc, id), id));
+        let Some(parent) = doc.parent(id).filter(|p| p.0 >= scope.0) else { continue };
+        if block && !holds_block[offset(id)] {
+            paragraphs_text[offset(parent)] += stats.prose(doc, id);
         }
-        if let Some(parent) = doc.parent(id).filter(|p| p.0 >= scope.0) {
-            holds_block[(parent.0 - scope.0) as usize] |= block || holds_block[(i - scope.0) as usize];
-        }
+        holds_block[offset(parent)] |= block || holds_block[offset(id)];
     }
-    paragraphs.sort_by_key(|&(prose, id)| (std::cmp::Reverse(prose), id));
-    paragraphs.into_iter().take_while(|&(prose, _)| prose > 0).map(|(_, id)| id).find(|&id| !is_comment_zone(doc, id))
+    let mut blocks: Vec<(u32, NodeId)> =
+        (scope.0..end.0).map(NodeId).map(|id| (paragraphs_text[offset(id)], id)).filter(|&(t, _)| t > 0).collect();
+    blocks.sort_by_key(|&(text, id)| (std::cmp::Reverse(text), id));
+    blocks.into_iter().map(|(_, id)| id).find(|&id| !is_comment_zone(doc, id))
+}
+
+/// Whether an element shows a picture or a player (its text is not what readers see of it).
+fn holds_media(doc: &Document, n: NodeId) -> bool {
+    doc.descendants(n).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
+        || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
 }
 
 /// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
