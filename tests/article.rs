@@ -348,3 +348,70 @@ fn boilerplate_named_inside_compound_class_words_is_left_out() {
             .collect();
     assert!(left.is_empty(), "{left:?} in {text}");
 }
+
+#[test]
+fn related_post_dates_are_not_the_publication_date() {
+    // The article shows its date in the byline; the related posts after it show theirs in
+    // `<time>` elements, nearer the headline than many a byline.
+    let related: String = (1..=4)
+        .map(|i| format!(r#"<li><a href="/news/{i}">Other story {i}</a> <time datetime="2020-06-1{i}">June 1{i}, 2020</time></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, June 7, 2020</p>
+        <p>The council postponed the vote on the bridge to publish every document of the tender first.</p></article>
+        <aside class="related"><h2>Related</h2><ul>{related}</ul></aside></body></html>"#
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+}
+
+#[test]
+fn updated_lines_give_the_modification_not_the_publication() {
+    // "Updated" comes first, nearest the headline; the publication follows.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p>Updated on June 9, 2020</p><p>Published June 7, 2020</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // A WordPress byline: the `updated` time element comes before the `published` one.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p><time class="updated" datetime="2020-06-09T08:00:00+02:00">June 9</time>
+        <time class="entry-date" datetime="2020-06-07T08:00:00+02:00">June 7</time></p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // With an "updated" line alone, the page's date is its modification, not a publication.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p>Last updated: June 9, 2020</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!((day(art.published), day(art.modified)), (None, ymd(2020, 6, 9)));
+}
+
+#[test]
+fn copyright_footers_date_nothing() {
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1>{}
+        <footer><p>Copyright © 2021 Town News, 1 Main Street. Site map updated 01/12/2021.</p></footer></body></html>"#,
+        prose("the bridge", 2)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!((art.published, art.modified), (None, None));
+}
+
+#[test]
+fn relative_dates_count_only_with_the_fetch_time() {
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, 3 hours ago</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let doc = page("https://town.example/news/bridge", &html);
+    // A page read later (a saved file) cannot say when "3 hours ago" was.
+    assert_eq!(article::extract(&doc, &Hints::default()).published, None);
+    let fetched = chrono::DateTime::parse_from_rfc3339("2020-06-07T12:00:00+02:00").unwrap();
+    let art = article::extract(&doc, &Hints { fetched: Some(fetched), ..Hints::default() });
+    assert_eq!(art.published, Some(fetched - chrono::Duration::hours(3)));
+}

@@ -45,12 +45,15 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     if format != "json" {
         bail!("inspect prints JSON only (--format json), not '{format}'");
     }
+    // A page fetched now dates its relative dates ("3 hours ago") from now; a saved file cannot.
+    let fetched = Url::parse(source).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
     let source = super::load(source, base_url)?;
     let doc = source.parse()?;
     let context = DateContext::new(Utc::now().fixed_offset());
     let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
     let report = analysis.report(&doc);
-    let article = article::extract(&doc, &Hints::default());
+    let hints = Hints { fetched: fetched.then_some(context.now), ..Hints::default() };
+    let article = article::extract(&doc, &hints);
     let article_page = analysis.is_article_page(&doc, &article);
     let mut page = analysis.extraction.page;
     // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the

@@ -135,8 +135,9 @@ pub fn json_ld(doc: &Document) -> Vec<LdNode> {
         let raw = doc.text(n);
         let raw = raw.trim().trim_start_matches("//<![CDATA[").trim_start_matches("<![CDATA[");
         let raw = raw.trim_end_matches("//]]>").trim_end_matches("]]>").trim().trim_end_matches(';');
-        // Broken JSON-LD is common (trailing commas, two objects in one script); it is skipped.
-        if let Ok(value) = serde_json::from_str::<Value>(raw) {
+        // Broken JSON-LD is common: two objects one after the other in one script are read
+        // both; what follows a syntax error (a trailing comma) is skipped.
+        for value in serde_json::Deserializer::from_str(raw).into_iter::<Value>().map_while(Result::ok) {
             walk_ld(&value, &mut nodes, 0);
         }
     }
@@ -504,6 +505,14 @@ mod tests {
         let nodes = json_ld(&d);
         assert_eq!(nodes.len(), 1);
         assert_eq!(nodes[0].headline.as_deref(), Some("B"));
+        // Two objects in one script, the second one broken: the first is read.
+        let d = doc(
+            r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"C","datePublished":"2020-10-26"}
+            {"@type":"BreadcrumbList",}</script>"#,
+        );
+        let nodes = json_ld(&d);
+        assert_eq!(nodes.len(), 1);
+        assert_eq!(nodes[0].date_published.as_deref(), Some("2020-10-26"));
     }
 
     #[test]

@@ -35,11 +35,14 @@ pub struct Hints {
     pub description: Option<String>,
     /// Whether a date in the URL (`/2020/06/07/`) may serve as the publication date.
     pub url_dates: bool,
+    /// When the page was fetched, if it was just now: relative dates on it ("3 hours ago")
+    /// count back from it. A page read later (a saved file) has none.
+    pub fetched: Option<DateTime<FixedOffset>>,
 }
 
 impl Default for Hints {
     fn default() -> Hints {
-        Hints { title: None, description: None, url_dates: true }
+        Hints { title: None, description: None, url_dates: true, fetched: None }
     }
 }
 
@@ -74,8 +77,9 @@ impl Article {
 /// Metadata and main content of an article page.
 pub fn extract(doc: &Document, hints: &Hints) -> Article {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    let published = date::published(doc, &meta, meta.title_node, hints.url_dates);
-    let modified = date::modified(&meta);
+    let inputs = date_inputs(doc, &meta, hints);
+    let published = date::published(&inputs);
+    let modified = date::modified(&inputs);
     let content = main_content(doc, &meta, hints);
     Article {
         title: meta.title.clone(),
@@ -94,7 +98,12 @@ pub fn extract(doc: &Document, hints: &Hints) -> Article {
 /// Only the dates: cheaper than [`extract`] when the content is not wanted.
 pub fn dates(doc: &Document, hints: &Hints) -> (Option<FoundDate>, Option<FoundDate>) {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    (date::published(doc, &meta, meta.title_node, hints.url_dates), date::modified(&meta))
+    let inputs = date_inputs(doc, &meta, hints);
+    (date::published(&inputs), date::modified(&inputs))
+}
+
+fn date_inputs<'a>(doc: &'a Document, meta: &'a Metadata, hints: &Hints) -> date::DateInputs<'a> {
+    date::DateInputs { doc, meta, title_node: meta.title_node, url_dates: hints.url_dates, fetched: hints.fetched }
 }
 
 /// The generic extractor's content, unless the caller's hint (the feed item's description)
