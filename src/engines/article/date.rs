@@ -184,9 +184,15 @@ pub struct DateInputs<'a> {
     pub fetched: Option<DateTime<FixedOffset>>,
 }
 
+/// The page's publication and last modification dates.
+pub fn page_dates(inputs: &DateInputs) -> (Option<FoundDate>, Option<FoundDate>) {
+    let shown = shown_dates(inputs.doc, inputs.title_node, inputs.meta.lang.as_deref(), inputs.fetched);
+    (published(inputs, &shown), modified(inputs, &shown))
+}
+
 /// The page's publication date.
-pub fn published(inputs: &DateInputs) -> Option<FoundDate> {
-    let DateInputs { doc, meta, title_node, url_dates, fetched } = *inputs;
+fn published(inputs: &DateInputs, shown: &[Shown]) -> Option<FoundDate> {
+    let DateInputs { doc, meta, url_dates, .. } = *inputs;
     let lang = meta.lang.as_deref();
     let mut candidates: Vec<Candidate> = Vec::new();
     for (key, weight) in PUBLISHED_META {
@@ -202,16 +208,14 @@ pub fn published(inputs: &DateInputs) -> Option<FoundDate> {
             candidates.push(Candidate { date, source: DateSource::JsonLd, weight });
         }
     }
-    let shown = shown_dates(doc, title_node, lang, fetched);
     candidates.extend(shown.iter().filter(|d| !d.modified).map(|d| d.candidate));
     if let Some(date) = url_dates.then(|| url_date(&doc.url)).flatten() {
         candidates.push(Candidate { date, source: DateSource::Url, weight: URL_WEIGHT });
     }
-    let site_offset = site_offset(&candidates, &timestamp_offsets(doc));
-    for c in &mut candidates {
-        if c.day_unsure()
-            && let Some(offset) = site_offset
-        {
+    if candidates.iter().any(Candidate::day_unsure)
+        && let Some(offset) = site_offset(&candidates, &timestamp_offsets(doc))
+    {
+        for c in candidates.iter_mut().filter(|c| c.day_unsure()) {
             c.date = c.date.with_timezone(&offset);
         }
     }
@@ -259,8 +263,8 @@ fn timestamp_offsets(doc: &Document) -> Vec<FixedOffset> {
 
 /// The page's last modification date, when it says: metadata first, else an "updated" line
 /// or element by the headline.
-pub fn modified(inputs: &DateInputs) -> Option<FoundDate> {
-    let DateInputs { doc, meta, title_node, fetched, .. } = *inputs;
+fn modified(inputs: &DateInputs, shown: &[Shown]) -> Option<FoundDate> {
+    let meta = inputs.meta;
     let lang = meta.lang.as_deref();
     let from_meta = MODIFIED_META
         .iter()
@@ -274,7 +278,6 @@ pub fn modified(inputs: &DateInputs) -> Option<FoundDate> {
         })
         .map(|(date, source)| FoundDate { date, source })
         .or_else(|| {
-            let shown = shown_dates(doc, title_node, lang, fetched);
             let updates: Vec<Candidate> = shown.iter().filter(|d| d.modified).map(|d| d.candidate).collect();
             agreed(&updates)
         })

@@ -77,9 +77,7 @@ impl Article {
 /// Metadata and main content of an article page.
 pub fn extract(doc: &Document, hints: &Hints) -> Article {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    let inputs = date_inputs(doc, &meta, hints);
-    let published = date::published(&inputs);
-    let modified = date::modified(&inputs);
+    let (published, modified) = date::page_dates(&date_inputs(doc, &meta, hints));
     let content = main_content(doc, &meta, hints);
     Article {
         title: meta.title.clone(),
@@ -98,8 +96,7 @@ pub fn extract(doc: &Document, hints: &Hints) -> Article {
 /// Only the dates: cheaper than [`extract`] when the content is not wanted.
 pub fn dates(doc: &Document, hints: &Hints) -> (Option<FoundDate>, Option<FoundDate>) {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    let inputs = date_inputs(doc, &meta, hints);
-    (date::published(&inputs), date::modified(&inputs))
+    date::page_dates(&date_inputs(doc, &meta, hints))
 }
 
 fn date_inputs<'a>(doc: &'a Document, meta: &'a Metadata, hints: &Hints) -> date::DateInputs<'a> {
