@@ -415,3 +415,22 @@ fn relative_dates_count_only_with_the_fetch_time() {
     let art = article::extract(&doc, &Hints { fetched: Some(fetched), ..Hints::default() });
     assert_eq!(art.published, Some(fetched - chrono::Duration::hours(3)));
 }
+
+#[test]
+fn the_standfirst_between_the_headline_and_the_body_is_kept() {
+    // The summary is a block of its own before the body's block, not a paragraph beside the
+    // body's paragraphs: Readability leaves it out.
+    let html = format!(
+        r#"<html><body><section><a href="/news/">News</a><h1>Bridge vote delayed</h1></section>
+        <figure><img src="/bridge.jpg"></figure><p class="credit">The old bridge, seen from the ferry (Photo: Town News).</p>
+        <div class="post-content"><div class="synopsis module"><h5>In Brief</h5>The council postponed the vote on the new
+        bridge by three months, to publish every document of the tender first. Residents may comment until March.</div>
+        <div class="summary module"><h2>New priorities</h2>{}</div></div></body></html>"#,
+        prose("the bridge", 12)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.starts_with("The council postponed the vote"), "{text}");
+    assert!(text.contains("Paragraph 12 about the bridge"), "{text}");
+    assert!(!text.contains("seen from the ferry"), "a caption is no standfirst: {text}");
+}

@@ -16,6 +16,8 @@ pub struct Landmarks<'a> {
     /// The headline element, when it is inside the scope.
     pub title_node: Option<NodeId>,
     pub author: Option<&'a str>,
+    /// The page's own summary (`og:description`): the standfirst, often.
+    pub description: Option<&'a str>,
 }
 
 /// An article's main content.
@@ -262,6 +264,23 @@ fn holds_media(doc: &Document, n: NodeId) -> bool {
         || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
 }
 
+/// Whether the element just before or after this one is a picture or a player (with no more
+/// text than a credit).
+fn beside_media(doc: &Document, n: NodeId) -> bool {
+    let Some(parent) = doc.parent(n) else { return false };
+    let siblings = doc.children(parent);
+    let position = doc.node(n).position as usize;
+    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s));
+    let previous = siblings[..position].iter().rev().find(|&&s| doc.is_element(s));
+    [next, previous]
+        .into_iter()
+        .flatten()
+        .any(|&s| holds_media(doc, s) && doc.text(s).chars().count() <= CREDIT_MAX_CHARS)
+}
+
+/// Longest text of a picture's own element (a credit, an alternative text shown).
+const CREDIT_MAX_CHARS: usize = 100;
+
 /// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
 fn is_tag_link(doc: &Document, n: NodeId) -> bool {
     doc.is_tag(n, "a")
@@ -401,7 +420,117 @@ pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<C
     };
     let mut readability = Readability::new(page, None, Some(config)).ok()?;
     let article = readability.parse().ok()?;
-    finish(&article.content, doc, landmarks)
+    let content = finish(&article.content, doc, landmarks)?;
+    Some(with_lead(content, doc, &marks, landmarks))
+}
+
+/// Shortest standfirst: a sentence or two, not a label, a byline or a one-line call to sign up
+/// or chat (one the page's description repeats may be shorter).
+const LEAD_MIN_CHARS: usize = 120;
+/// Longest share of a lead's text inside links: a standfirst is prose, a "read also" is not.
+const LEAD_MAX_LINK_SHARE: f64 = 0.3;
+
+/// The main text with its lead: the standfirst or summary between the headline and the body,
+/// which Readability leaves out when it is not a paragraph beside the body's paragraphs (a
+/// `<div class="synopsis">` before the body's `<div>`). A lead is prose between the headline
+/// and the first paragraph of the main text, outside what pruning dropped, headings, links,
+/// figures and captions: a block of sentences, or the page's own description (`og:description`
+/// is often the standfirst).
+fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &Landmarks) -> Content {
+    let Some(title) = landmarks.title_node else { return content };
+    // The first paragraph of some length (a subheading may come first).
+    let Some(first) = content.text.split("\n\n").find(|p| p.chars().count() >= 20) else { return content };
+    // Where the main text starts: the first block after the headline whose text begins as the
+    // main text's first paragraph does.
+    let texts = (doc.node(title).end.0..doc.len() as u32).map(NodeId).filter(|&n| doc.is_content_text(n));
+    let first_head: String = first.chars().take(40).collect();
+    let mut seen_block = None;
+    let Some(start) = texts.clone().find(|&n| {
+        let block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
+        if block == seen_block {
+            return false;
+        }
+        seen_block = block;
+        block.is_some_and(|b| dom::collapse_whitespace(&doc.text(b)).starts_with(&first_head))
+    }) else {
+        return content;
+    };
+    let description_key = landmarks.description.map(title_key).filter(|k| k.len() >= 40);
+    let mut leads: Vec<String> = Vec::new();
+    let mut paragraph = String::new();
+    let mut link_chars = 0usize;
+    let mut block: Option<NodeId> = None;
+    let flush = |paragraph: &mut String, link_chars: &mut usize, leads: &mut Vec<String>| {
+        let text = dom::collapse_whitespace(paragraph);
+        let chars = text.chars().count();
+        let prose = chars >= LEAD_MIN_CHARS
+            && (*link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
+            && text.contains(['.', '!', '?', '。', '！', '？']);
+        let described = description_key.as_ref().is_some_and(|d| {
+            let key = title_key(&text);
+            key.len() >= 40 && (d.contains(&key) || key.contains(d.as_str()))
+        });
+        // A pull quote repeats a sentence of the text.
+        let head: String = text.chars().take(40).collect();
+        if (prose || described) && !content.text.contains(&head) {
+            leads.push(text);
+        }
+        paragraph.clear();
+        *link_chars = 0;
+    };
+    for n in texts.take_while(|&n| n < start) {
+        let excluded = doc.ancestors(n).any(|a| {
+            marks[a.index()] == Mark::Drop
+                || matches!(
+                    doc.tag(a),
+                    Some(
+                        "h1" | "h2"
+                            | "h3"
+                            | "h4"
+                            | "h5"
+                            | "h6"
+                            | "figure"
+                            | "figcaption"
+                            | "button"
+                            | "label"
+                            | "noscript"
+                            | "script"
+                            | "style"
+                    )
+                )
+                || is_caption(doc, a, usize::MAX)
+        });
+        let nearest_block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
+        // A caption shares its block with the picture or sits next to it.
+        let caption = nearest_block.is_some_and(|b| {
+            holds_media(doc, b) || beside_media(doc, b) || doc.parent(b).is_some_and(|p| beside_media(doc, p))
+        });
+        if excluded || caption {
+            continue;
+        }
+        if nearest_block != block {
+            flush(&mut paragraph, &mut link_chars, &mut leads);
+            block = nearest_block;
+        }
+        let text = doc.text_node(n).unwrap_or_default();
+        if doc.ancestors(n).any(|a| doc.is_tag(a, "a")) {
+            link_chars += text.trim().chars().count();
+        }
+        paragraph.push_str(text);
+    }
+    flush(&mut paragraph, &mut link_chars, &mut leads);
+    if leads.is_empty() {
+        return content;
+    }
+    let mut html = String::new();
+    for lead in &leads {
+        html.push_str("<p>");
+        escape(lead, false, &mut html);
+        html.push_str("</p>");
+    }
+    content.html = format!("{html}{}", content.html);
+    content.text = format!("{}\n\n{}", leads.join("\n\n"), content.text);
+    content
 }
 
 /// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and

@@ -113,6 +113,7 @@ fn main_content(doc: &Document, meta: &Metadata, hints: &Hints) -> Option<conten
         title: meta.title.as_deref(),
         title_node: meta.title_node,
         author: meta.author.as_deref(),
+        description: meta.description.as_deref(),
     };
     let generic = content::extract(doc, body, &landmarks);
     let Some(hint_text) = hint_text(doc, hints) else { return generic };
