@@ -434,3 +434,59 @@ fn the_standfirst_between_the_headline_and_the_body_is_kept() {
     assert!(text.contains("Paragraph 12 about the bridge"), "{text}");
     assert!(!text.contains("seen from the ferry"), "a caption is no standfirst: {text}");
 }
+
+#[test]
+fn bylines_cookie_banners_read_more_lists_and_tag_clouds_are_left_out() {
+    // Each sits inside the article's container, where Readability keeps what it does not know.
+    let html = format!(
+        r#"<html><body><div id="cookie-notice"><p>We use cookies to improve your experience on our site. By continuing
+        to browse, you agree to our use of cookies.</p><button>Accept</button></div>
+        <article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, Town Reporter</p>
+        <div class="entry-content">{}
+        <div class="read-more"><h3>Read more</h3><ul><li><a href="/ferry">Ferry timetable changes again this summer</a></li>
+        <li><a href="/mill">The old mill reopens as a museum</a></li><li><a href="/market">Market square to be repaved</a></li></ul></div>
+        <div class="tagcloud"><a href="/tag/bridge" rel="tag">bridge</a> <a href="/tag/council" rel="tag">council</a>
+        <a href="/tag/ferry" rel="tag">ferry</a> <a href="/tag/tender" rel="tag">tender</a></div>
+        </div></article></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    let left: Vec<&str> = ["use cookies", "By Ann Lee", "Ferry timetable", "old mill", "tender\n", "council ferry"]
+        .into_iter()
+        .filter(|b| text.contains(b))
+        .collect();
+    assert!(left.is_empty(), "{left:?} in {text}");
+}
+
+#[test]
+fn chinese_and_japanese_text_is_measured_in_characters() {
+    // No spaces between words: a paragraph of 80 characters is as long as a paragraph of 40
+    // English words, and a menu of short labels is still a menu.
+    let zh: String = (1..=6)
+        .map(|i| format!("<p>第{i}段：市议会在一个下雨的晚上开会，听取了居民的意见，比较了新桥和旧渡轮的费用，经过长时间的辩论，同意在春季投票之前公布招标的所有文件。</p>"))
+        .collect();
+    let html = format!(
+        r#"<html><body><ul class="nav"><li><a href="/">首页</a></li><li><a href="/news">新闻</a></li><li><a href="/city">城市</a></li></ul>
+        <div class="main"><h1>新桥投票推迟</h1><div class="content">{zh}</div></div>
+        <div class="hot"><h3>热门文章</h3><ul><li><a href="/a">渡轮时刻表今夏再次调整</a></li><li><a href="/b">老磨坊改建为博物馆</a></li></ul></div>
+        </body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("第1段") && text.contains("第6段"), "{text}");
+    assert!(!text.contains("渡轮时刻表") && !text.contains("首页"), "{text}");
+    let ja: String = (1..=6)
+        .map(|i| format!("<p>第{i}段落：市議会は雨の夜に開かれ、住民の意見を聞き、新しい橋と古いフェリーの費用を比べ、長い議論の末、春の投票の前に入札の全書類を公開することに合意した。</p>"))
+        .collect();
+    let html = format!(
+        r#"<html><body><div class="main"><h1>橋の投票が延期</h1><div class="content">{ja}</div>
+        <div class="ranking"><h3>人気記事</h3><ol><li><a href="/a">フェリーの時刻表が今夏も変更</a></li><li><a href="/b">古い水車小屋が博物館に</a></li></ol></div></div>
+        </body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("第1段落") && text.contains("第6段落"), "{text}");
+    assert!(!text.contains("フェリーの時刻表"), "{text}");
+}
