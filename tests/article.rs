@@ -490,3 +490,24 @@ fn chinese_and_japanese_text_is_measured_in_characters() {
     assert!(text.contains("第1段落") && text.contains("第6段落"), "{text}");
     assert!(!text.contains("フェリーの時刻表"), "{text}");
 }
+
+#[test]
+fn a_short_post_in_a_widget_classed_block_is_its_text_not_a_sidebar_label() {
+    // Two sentences in a block whose class names a widget (Blogger): pruned with the sidebar's
+    // widgets, Readability falls back on a sidebar's label.
+    let html = r#"<html><head><title>Project Blog: Release 2.5 is here!</title></head><body>
+        <div id="header"><h1>Project Blog</h1></div><div id="main"><div class="widget Blog"><div class="post">
+        <h3 class="post-title"><a href="/2012/10/release.html">Release 2.5 is here!</a></h3>
+        <h2 class="date-header">Posted by Ann Lee - Friday, October 26, 2012</h2>
+        <div class="post-body"><p>Thanks to everyone who tested the release candidates and reported issues to us.<br>
+        You can download this release from our <a href="/download">download page</a>. Release notes are here.</p></div>
+        </div></div></div><div id="sidebar"><div class="widget"><h2>Archives</h2><select><option>Archives</option>
+        <option>October (2)</option><option>September (4)</option></select></div>
+        <div class="widget"><h2>Links</h2><ul><li><a href="/a">Project home</a></li><li><a href="/b">Issue tracker</a></li></ul></div></div>
+        </body></html>"#;
+    let text = article::extract(&page("https://blog.example/2012/10/release.html", html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("Thanks to everyone who tested") && text.contains("Release notes are here"), "{text}");
+    assert!(!text.contains("Archives") && !text.contains("Issue tracker"), "{text}");
+}

@@ -185,8 +185,9 @@ enum Mark {
     Unclassed,
 }
 
-/// Which subtrees of `scope` to leave out before Readability sees the page.
-fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark> {
+/// Which subtrees of `scope` to leave out before Readability sees the page (`by_class`: the
+/// small blocks whose class words name boilerplate; else only those that name comments).
+fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bool) -> Vec<Mark> {
     let stats = TextStats::new(doc);
     let total = stats.prose(doc, scope).max(1) as f64;
     // The article element that holds the headline; other article elements are teasers.
@@ -214,7 +215,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
-                    || (!holds_title && !holds_text && is_boilerplate_class(&words))
+                    || (!holds_title
+                        && !holds_text
+                        && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || is_lazy_placeholder(doc, id)
@@ -399,12 +402,30 @@ fn escape(text: &str, attribute: bool, out: &mut String) {
 
 /// The main content inside `scope` (the body, or a node the caller's hint points at).
 pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<Content> {
-    let marks = prune(doc, scope, landmarks.title_node);
+    let marks = prune(doc, scope, landmarks.title_node, true);
+    match readable(doc, scope, &marks, landmarks) {
+        Some(content) if content.text.chars().count() >= SHORT_RESULT_CHARS => {
+            Some(with_lead(content, doc, &marks, landmarks))
+        }
+        short => {
+            let marks = prune(doc, scope, landmarks.title_node, false);
+            let again = readable(doc, scope, &marks, landmarks);
+            let longer = match (short, again) {
+                (Some(s), Some(a)) if a.text.chars().count() <= s.text.chars().count() => s,
+                (s, a) => a.or(s)?,
+            };
+            Some(with_lead(longer, doc, &marks, landmarks))
+        }
+    }
+}
+
+/// Readability's main content of the page without the pruned subtrees, cleaned again.
+fn readable(doc: &Document, scope: NodeId, marks: &[Mark], landmarks: &Landmarks) -> Option<Content> {
     let mut page = String::with_capacity(64 * 1024);
     page.push_str("<html><head><title>");
     escape(landmarks.title.unwrap_or_default(), false, &mut page);
     page.push_str("</title></head><body>");
-    serialize_kept(doc, scope, &marks, &mut page);
+    serialize_kept(doc, scope, marks, &mut page);
     page.push_str("</body></html>");
 
     // Readability's class scoring needs the classes; the sanitizer drops them at the end.
@@ -420,9 +441,14 @@ pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<C
     };
     let mut readability = Readability::new(page, None, Some(config)).ok()?;
     let article = readability.parse().ok()?;
-    let content = finish(&article.content, doc, landmarks)?;
-    Some(with_lead(content, doc, &marks, landmarks))
+    finish(&article.content, doc, landmarks)
 }
+
+/// Readability scores blocks of some length: when the article is a few sentences (a short
+/// blog post) in a block whose class names page furniture (Blogger's `widget Blog`), pruning
+/// drops it and Readability falls back on a sidebar's label ("Archives"). A result shorter
+/// than two sentences is read again with the class words left to Readability's own weights.
+const SHORT_RESULT_CHARS: usize = 100;
 
 /// Shortest standfirst: a sentence or two, not a label, a byline or a one-line call to sign up
 /// or chat (one the page's description repeats may be shorter).
