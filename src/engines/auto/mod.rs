@@ -66,6 +66,9 @@ const MIN_ARTICLE_CHARS: usize = 300;
 /// Text nodes shorter than this are not looked up in the main text: dates, counts and labels
 /// appear anywhere, and a record's prose is made of longer runs.
 const MIN_MATCHED_CHARS: usize = 12;
+/// A main text of a short article (weighted characters: a sentence or two) is one when its
+/// headline leads the page's list: below it, a sidebar's label or a comment.
+const MIN_SHORT_ARTICLE_CHARS: usize = 80;
 /// The least focus (share of a record's headline text that goes to its own item) of a list
 /// that is a page's content: page blocks that hold an article and its comments spread over
 /// many links.
@@ -367,7 +370,9 @@ fn records_extraction(
 impl Analysis {
     /// Whether the page is an article rather than a list of items, given what the article
     /// extractor made of it: a page without a list is one; else the main text must have a
-    /// text of its own — at least [`MIN_ARTICLE_CHARS`] beyond what the list's records hold.
+    /// text of its own — at least [`MIN_ARTICLE_CHARS`] beyond what the list's records hold —,
+    /// or be a short article's sentences under a headline that every record of an undated list
+    /// follows.
     /// On a list page the main text is missing, a teaser, or the records themselves (full
     /// posts on a blog's homepage); on an article page the list is its related posts, menus
     /// or comments, beside the text, or a list of links inside it that holds little of it.
@@ -381,10 +386,13 @@ impl Analysis {
         }
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
+        let records = item_records(doc, &self.repeated.links, page, article.title_node);
+        if total >= MIN_SHORT_ARTICLE_CHARS && headline_leads_an_undated_list(doc, page, &records, article.title_node) {
+            return true;
+        }
         if total < MIN_ARTICLE_CHARS {
             return false;
         }
-        let records = item_records(doc, &self.repeated.links, page, article.title_node);
         total.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
     }
 
@@ -493,6 +501,15 @@ fn weight(text: &str) -> usize {
 
 fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
+}
+
+/// Whether the page's headline (the heading its metadata names) comes before every record of a
+/// list that is mostly undated: an article's related links, menu or comments follow its
+/// headline; a list page's records are dated posts, and its heading, if any, names the site.
+fn headline_leads_an_undated_list(doc: &Document, page: &Page, records: &[NodeId], title: Option<NodeId>) -> bool {
+    let Some(title) = title else { return false };
+    let dated = page.items().filter(|item| item.date.is_some()).count();
+    2 * dated <= page.item_count() && records.iter().all(|r| r.0 >= doc.node(title).end.0)
 }
 
 /// The element of each item of the list: the outermost ancestor of a link to the item that
