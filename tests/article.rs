@@ -511,3 +511,23 @@ fn a_short_post_in_a_widget_classed_block_is_its_text_not_a_sidebar_label() {
     assert!(text.contains("Thanks to everyone who tested") && text.contains("Release notes are here"), "{text}");
     assert!(!text.contains("Archives") && !text.contains("Issue tracker"), "{text}");
 }
+
+#[test]
+fn teaser_cards_of_other_stories_are_left_out() {
+    // A list of cards (a linked heading and a teaser line each) inside the article's column.
+    let cards: String = ["Persian passion", "Nuclear bank", "Class system", "Faces inverted"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(r#"<li class="medium-image"><h3><a href="/news/{i}"><img src="/{i}.jpg">{t}</a></h3><p>Why readers love story number {i} this week</p></li>"#)
+        })
+        .collect();
+    let html = format!(
+        r#"<html><body><div class="story-body"><h1>Bridge vote delayed</h1>{}<ul>{cards}</ul></div></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 5 about the bridge"), "{text}");
+    assert!(!text.contains("readers love") && !text.contains("Nuclear bank"), "{text}");
+}

@@ -215,6 +215,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
+                    || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
@@ -597,6 +598,24 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let html = sanitize_html(&fragment, &page.base);
     let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Fewest items of a list of teasers: one or two linked headings may be the article's own list.
+const TEASER_LIST_MIN_ITEMS: usize = 3;
+
+/// A list whose every item holds a heading that is nothing but a link: cards of other stories
+/// ("read more", "most popular"), a headline and a teaser each. An article's own lists hold
+/// points and steps, not linked headings.
+fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
+    let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_tag(c, "li")).collect();
+    items.len() >= TEASER_LIST_MIN_ITEMS
+        && items.iter().all(|&item| {
+            doc.descendants(item).any(|d| {
+                matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
+                    && stats.chars(doc, d) > 0
+                    && stats.prose(doc, d) == 0
+            })
+        })
 }
 
 /// Longest block that is taken for a dateline.
