@@ -467,86 +467,78 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     let Some(title) = landmarks.title_node else { return content };
     // The first paragraph of some length (a subheading may come first).
     let Some(first) = content.text.split("\n\n").find(|p| p.chars().count() >= 20) else { return content };
-    // Where the main text starts: the first block after the headline whose text begins as the
-    // main text's first paragraph does.
-    let texts = (doc.node(title).end.0..doc.len() as u32).map(NodeId).filter(|&n| doc.is_content_text(n));
     let first_head: String = first.chars().take(40).collect();
-    let mut seen_block = None;
-    let Some(start) = texts.clone().find(|&n| {
-        let block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
-        if block == seen_block {
-            return false;
-        }
-        seen_block = block;
-        block.is_some_and(|b| dom::collapse_whitespace(&doc.text(b)).starts_with(&first_head))
-    }) else {
-        return content;
-    };
     let description_key = landmarks.description.map(title_key).filter(|k| k.len() >= 40);
-    let mut leads: Vec<String> = Vec::new();
-    let mut paragraph = String::new();
-    let mut link_chars = 0usize;
-    let mut block: Option<NodeId> = None;
-    let flush = |paragraph: &mut String, link_chars: &mut usize, leads: &mut Vec<String>| {
-        let text = dom::collapse_whitespace(paragraph);
+    let is_lead = |text: &str, link_chars: usize| {
         let chars = text.chars().count();
         let prose = chars >= LEAD_MIN_CHARS
-            && (*link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
+            && (link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
             && text.contains(['.', '!', '?', '。', '！', '？']);
         let described = description_key.as_ref().is_some_and(|d| {
-            let key = title_key(&text);
+            let key = title_key(text);
             key.len() >= 40 && (d.contains(&key) || key.contains(d.as_str()))
         });
         // A pull quote repeats a sentence of the text.
         let head: String = text.chars().take(40).collect();
-        if (prose || described) && !content.text.contains(&head) {
-            leads.push(text);
-        }
-        paragraph.clear();
-        *link_chars = 0;
+        (prose || described) && !content.text.contains(&head)
     };
-    for n in texts.take_while(|&n| n < start) {
-        let excluded = doc.ancestors(n).any(|a| {
-            marks[a.index()] == Mark::Drop
-                || matches!(
-                    doc.tag(a),
-                    Some(
-                        "h1" | "h2"
-                            | "h3"
-                            | "h4"
-                            | "h5"
-                            | "h6"
-                            | "figure"
-                            | "figcaption"
-                            | "button"
-                            | "label"
-                            | "noscript"
-                            | "script"
-                            | "style"
-                    )
-                )
-                || is_caption(doc, a, usize::MAX)
-        });
-        let nearest_block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
-        // A caption shares its block with the picture or sits next to it.
-        let caption = nearest_block.is_some_and(|b| {
-            holds_media(doc, b) || beside_media(doc, b) || doc.parent(b).is_some_and(|p| beside_media(doc, p))
-        });
-        if excluded || caption {
+    // One pass in document order from the headline's end to the block where the main text
+    // starts (the first block whose text begins as the main text's first paragraph does),
+    // skipping what pruning dropped, headings, figures, captions and controls.
+    let mut leads: Vec<String> = Vec::new();
+    let mut paragraph = String::new();
+    let mut link_chars = 0usize;
+    let mut block: Option<NodeId> = None;
+    let mut caption = false;
+    let mut block_checked = false;
+    let mut started = false;
+    let mut i = doc.node(title).end.0;
+    while (i as usize) < doc.len() {
+        let n = NodeId(i);
+        if doc.is_element(n) {
+            i = if excluded_from_lead(doc, n, marks) { doc.node(n).end.0 } else { i + 1 };
             continue;
         }
-        if nearest_block != block {
-            flush(&mut paragraph, &mut link_chars, &mut leads);
-            block = nearest_block;
+        i += 1;
+        if !doc.is_content_text(n) {
+            continue;
         }
         let text = doc.text_node(n).unwrap_or_default();
+        let nearest_block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
+        if nearest_block != block {
+            let lead = dom::collapse_whitespace(&paragraph);
+            if is_lead(&lead, link_chars) {
+                leads.push(lead);
+            }
+            paragraph.clear();
+            link_chars = 0;
+            block = nearest_block;
+            block_checked = false;
+            // A caption shares its block with the picture or sits next to it.
+            caption = nearest_block.is_some_and(|b| {
+                holds_media(doc, b) || beside_media(doc, b) || doc.parent(b).is_some_and(|p| beside_media(doc, p))
+            });
+        }
+        // Only a block whose first words begin the main text is read whole.
+        let own_head: String = dom::collapse_whitespace(text).trim().chars().take(10).collect();
+        if !block_checked && !own_head.is_empty() {
+            block_checked = true;
+            if first_head.starts_with(&own_head)
+                && block.is_some_and(|b| dom::collapse_whitespace(&doc.text(b)).starts_with(&first_head))
+            {
+                started = true;
+                break;
+            }
+        }
+        if caption {
+            continue;
+        }
         if doc.ancestors(n).any(|a| doc.is_tag(a, "a")) {
             link_chars += text.trim().chars().count();
         }
         paragraph.push_str(text);
     }
-    flush(&mut paragraph, &mut link_chars, &mut leads);
-    if leads.is_empty() {
+    if !started || leads.is_empty() {
         return content;
     }
     let mut html = String::new();
@@ -558,6 +550,29 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     content.html = format!("{html}{}", content.html);
     content.text = format!("{}\n\n{}", leads.join("\n\n"), content.text);
     content
+}
+
+/// Elements whose text is no lead: what pruning dropped, headings, media, captions, controls.
+fn excluded_from_lead(doc: &Document, n: NodeId, marks: &[Mark]) -> bool {
+    marks[n.index()] == Mark::Drop
+        || matches!(
+            doc.tag(n),
+            Some(
+                "h1" | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+                    | "figure"
+                    | "figcaption"
+                    | "button"
+                    | "label"
+                    | "noscript"
+                    | "script"
+                    | "style"
+            )
+        )
+        || is_caption(doc, n, usize::MAX)
 }
 
 /// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and
