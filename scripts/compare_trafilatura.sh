@@ -1,38 +1,58 @@
 #!/usr/bin/env bash
-# Main text of the zyte article pages (corpus README §4): html2rss's generic extractor against
-# trafilatura, on the same pages, in the same run, scored with the same code: the token
-# precision/recall/F1 of README §6 and upstream's 4-token-shingle F1 (scrapinghub's
-# evaluate.py), which the published figures use.
+# html2rss's generic article extractor and page dates against trafilatura and htmldate, on the
+# same pages, in the same run, scored by the same code, for the tune and check halves of the
+# corpus (SPLIT.tsv) side by side:
 #
-# Not a test and not a dependency of the project: trafilatura comes from PyPI into a
-# virtualenv under target/.
+# - main text on every article set (corpus README §4, §4b): token precision/recall/F1 of
+#   README §6 per page, mean per set; upstream's 4-token-shingle F1 on zyte (scrapinghub's
+#   evaluate.py, which the published figures use); on the site pairs' and themes' article pages
+#   whose feed carries the full text, against that text;
+# - page dates, exact day: `dates/htmldate` with and without the URL, and the site pairs' and
+#   themes' article pages against their feed item's day.
+#
+# html2rss runs once over the whole corpus (`html2rss eval CORPUS --json` prints every page's
+# output); trafilatura (`include_comments=False`: no set's truth holds comments) and htmldate
+# (`original_date=True`: the publication date) run in this script on the same files.
+#
+# Not a test and not a dependency of the project: trafilatura and htmldate come from PyPI
+# into a virtualenv under target/.
 #
 #   scripts/compare_trafilatura.sh [CORPUS_DIR]   (default: $HTML2RSS_CORPUS, else ../shared/corpus)
+#   JOBS=N  processes for trafilatura and htmldate (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${1:-${HTML2RSS_CORPUS:-../shared/corpus}}"
 venv="${TRAFILATURA_VENV:-target/trafilatura-venv}"
 
-if [ ! -f "$corpus/articles/zyte/ground-truth.json" ]; then
-    echo "no articles/zyte/ground-truth.json under $corpus" >&2
+if [ ! -f "$corpus/SPLIT.tsv" ]; then
+    echo "no SPLIT.tsv under $corpus" >&2
     exit 1
 fi
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 # lxml >= 5.2 moved the HTML cleaner that trafilatura's justext fallback imports.
-"$venv/bin/pip" install --quiet --disable-pip-version-check trafilatura lxml_html_clean
+"$venv/bin/pip" install --quiet --disable-pip-version-check trafilatura htmldate lxml_html_clean
 cargo build --release --quiet
 
-exec "$venv/bin/python" - "$corpus" target/release/html2rss <<'PY'
-import gzip, json, re, subprocess, sys, time
-from collections import Counter
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+start=$(date +%s%N)
+target/release/html2rss eval "$corpus" --json > "$out/html2rss.json"
+end=$(date +%s%N)
+seconds=$(( (end - start) / 1000000 ))e-3
 
+exec "$venv/bin/python" - "$corpus" "$out/html2rss.json" "$seconds" "${JOBS:-2}" <<'PY'
+import gzip, json, os, re, sys, time
+from collections import Counter, defaultdict
+from multiprocessing import Pool
+
+import htmldate
 import trafilatura
 
-corpus, binary = sys.argv[1], sys.argv[2]
-truth = json.load(open(f"{corpus}/articles/zyte/ground-truth.json", encoding="utf-8"))
-ids = sorted(truth)
+corpus, html2rss_json, html2rss_seconds, jobs = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+SETS = ["zyte", "cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "msv-chaos", "evan-extract", "zh-webcontent"]
+HALVES = ["tune", "check"]
 
 # Python's \w is Unicode-aware like the Rust regex crate's; the two differ only on combining
 # marks, which both extractors' outputs meet alike.
@@ -70,32 +90,124 @@ def shingle_f1(matches):
     p, r = (sum(ps) / len(ps) if ps else 0.0), (sum(rs) / len(rs) if rs else 0.0)
     return 2 * p * r / (p + r) if p + r else 0.0
 
-def html2rss(path, url):
-    run = subprocess.run([binary, "inspect", path, "--base-url", url, "--format", "json"],
-                         capture_output=True, check=True)
-    return json.loads(run.stdout)["page"].get("content_text") or ""
+def page_html(path):
+    """The page as html2rss reads it: gunzipped, without the `<text id=…>` line the CleanEval
+    organisers wrapped some pages in; decoded as UTF-8 when it is (README: the zh pages that
+    are not are GBK, read as gb18030), else left to the tool's own detection."""
+    raw = gzip.open(path).read() if path.endswith(".gz") else open(path, "rb").read()
+    stripped = raw.lstrip()
+    if stripped.startswith(b"<text "):
+        raw = stripped[stripped.index(b">") + 1:].rstrip()
+        if raw.endswith(b"</text>"):
+            raw = raw[:-len(b"</text>")]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("gb18030", errors="replace") if "/zh-webcontent/" in path else raw
 
-def with_trafilatura(path, url):
-    html = gzip.open(path).read().decode("utf-8")
-    return trafilatura.extract(html, url=url) or ""
+def url_arg(url):
+    return None if url.startswith("https://articles.invalid/") else url
 
-rows = []
-for name, extract in [("html2rss (generic)", html2rss), (f"trafilatura {trafilatura.__version__}", with_trafilatura)]:
-    scores, matches, seconds = [], [], 0.0
-    for key in ids:
-        path = f"{corpus}/articles/zyte/html/{key}.html.gz"
-        start = time.perf_counter()
-        text = extract(path, truth[key]["url"])
-        seconds += time.perf_counter() - start
-        scores.append(token_scores(text, truth[key]["articleBody"]))
-        matches.append(shingle_match(text, truth[key]["articleBody"]))
-    n = len(scores)
-    rows.append((name, sum(s[0] for s in scores) / n, sum(s[1] for s in scores) / n, sum(s[2] for s in scores) / n,
-                 sum(s[2] >= 0.9 for s in scores) / n, shingle_f1(matches), n / seconds))
+def with_trafilatura(job):
+    path, url = job
+    start = time.perf_counter()
+    text = trafilatura.extract(page_html(path), url=url_arg(url), include_comments=False) or ""
+    return text, time.perf_counter() - start
 
-print(f"articles/zyte: {len(ids)} pages, same pages and metric for both")
-print(f"{'extractor':24} {'token P':>8} {'token R':>8} {'token F1':>9} {'F1>=0.9':>8} {'shingle F1':>11} {'pages/s':>8}")
-for name, p, r, f1, share, shingle, rate in rows:
-    print(f"{name:24} {p:8.3f} {r:8.3f} {f1:9.3f} {share:8.1%} {shingle:11.3f} {rate:8.1f}")
-print("html2rss pages/s include starting one `html2rss inspect` process per page.")
+def with_htmldate(job):
+    path, url = job
+    html = page_html(path)
+    def find(u):
+        try:
+            return htmldate.find_date(html, url=u, original_date=True)
+        except Exception:
+            return None
+    start = time.perf_counter()
+    found = find(url), find(None)
+    return found, time.perf_counter() - start
+
+report = json.load(open(html2rss_json, encoding="utf-8"))
+articles, dates, site_articles = report["articles"], report["dates"], report["site_articles"]
+
+def truth_of(page):
+    if page["set"] == "zyte":
+        return zyte_truth[page["id"]]["articleBody"]
+    return open(f"{corpus}/articles/{page['set']}/truth/{page['id']}.txt", encoding="utf-8").read()
+
+zyte_truth = json.load(open(f"{corpus}/articles/zyte/ground-truth.json", encoding="utf-8"))
+with_text = [p for p in site_articles if p["truth_text"]]
+
+with Pool(jobs) as pool:
+    traf = pool.map(with_trafilatura, [(p["file"], p["url"]) for p in articles + with_text], chunksize=8)
+    hd = pool.map(with_htmldate, [(p["file"], p["url"]) for p in dates + site_articles], chunksize=8)
+traf_articles, traf_sites = traf[:len(articles)], traf[len(articles):]
+hd_dates, hd_sites = hd[:len(dates)], hd[len(dates):]
+traf_seconds = sum(s for _, s in traf)
+hd_seconds = sum(s for _, s in hd)
+
+def mean(values):
+    return sum(values) / len(values) if values else None
+
+def cell(value, fmt="{:.3f}"):
+    return "-" if value is None else fmt.format(value)
+
+# Main text, set by set.
+name_t = f"trafilatura {trafilatura.__version__}"
+print(f"main text: token F1 (P / R) per page, mean per set; html2rss against {name_t}, same pages")
+print(f"{'set':18} {'half':5} {'pages':>5}  {'html2rss':>23}  {name_t:>23}  {'diff':>6}  {'empty h/t':>9}")
+groups = defaultdict(list)
+for page, (ttext, _) in zip(articles, traf_articles):
+    truth = truth_of(page)
+    groups[(page["set"], page["half"])].append((token_scores(page["text"], truth), token_scores(ttext, truth),
+                                                 shingle_match(page["text"], truth), shingle_match(ttext, truth),
+                                                 not page["text"], not ttext))
+for set_ in SETS:
+    for half in HALVES:
+        rows = groups.get((set_, half))
+        if not rows:
+            continue
+        h = [mean([r[0][i] for r in rows]) for i in range(3)]
+        t = [mean([r[1][i] for r in rows]) for i in range(3)]
+        print(f"{set_:18} {half:5} {len(rows):5}  {h[2]:.3f} ({h[0]:.3f} / {h[1]:.3f})  "
+              f"{t[2]:.3f} ({t[0]:.3f} / {t[1]:.3f})  {h[2] - t[2]:+.3f}  "
+              f"{sum(r[4] for r in rows):4}/{sum(r[5] for r in rows):<4}")
+        if set_ == "zyte":
+            print(f"{'':18} {'':5} {'':5}  shingle F1 {shingle_f1([r[2] for r in rows]):.3f}        "
+                  f"shingle F1 {shingle_f1([r[3] for r in rows]):.3f}")
+
+rows = defaultdict(list)
+for page, (ttext, _) in zip(with_text, traf_sites):
+    rows[page["half"]].append((token_scores(page["text"], page["truth_text"])[2],
+                               token_scores(ttext, page["truth_text"])[2]))
+for half in HALVES:
+    if rows[half]:
+        h, t = mean([r[0] for r in rows[half]]), mean([r[1] for r in rows[half]])
+        print(f"{'site articles':18} {half:5} {len(rows[half]):5}  {h:.3f} {'':17}  {t:.3f} {'':17}  {h - t:+.3f}"
+              "  (feed full text)")
+
+# Page dates.
+print(f"\npage dates: exact day; html2rss against htmldate {htmldate.__version__} (original_date), same pages")
+print(f"{'pages':32} {'half':5} {'n':>4}  {'html2rss':>16}  {'htmldate':>16}  {'diff':>6}")
+def share(pairs):
+    return sum(1 for found, truth in pairs if found == truth) / len(pairs) if pairs else None
+for with_url in [True, False]:
+    for half in HALVES:
+        chosen = [(p, h) for p, h in zip(dates, hd_dates) if p["half"] == half and p["truth"]]
+        if not chosen:
+            continue
+        mine = share([(p["with_url" if with_url else "without_url"], p["truth"]) for p, _ in chosen])
+        theirs = share([(h[0][0 if with_url else 1], p["truth"]) for p, h in chosen])
+        label = "dates/htmldate, " + ("with URL" if with_url else "without URL")
+        print(f"{label:32} {half:5} {len(chosen):4}  {mine:16.1%}  {theirs:16.1%}  {100 * (mine - theirs):+6.1f}")
+for half in HALVES:
+    chosen = [(p, h) for p, h in zip(site_articles, hd_sites) if p["half"] == half and p["truth_day"]]
+    mine = share([(p["day"], p["truth_day"]) for p, _ in chosen])
+    theirs = share([(h[0][0], p["truth_day"]) for p, h in chosen])
+    if chosen:
+        print(f"{'site articles vs. feed (URL)':32} {half:5} {len(chosen):4}  {mine:16.1%}  {theirs:16.1%}  "
+              f"{100 * (mine - theirs):+6.1f}")
+
+print(f"\ntime: html2rss eval (all of the corpus: lists, templates, articles, dates) {html2rss_seconds:.1f} s; "
+      f"trafilatura {traf_seconds:.1f} s for {len(traf)} pages; htmldate {hd_seconds:.1f} s for {len(hd)} pages "
+      "(CPU seconds summed over the processes)")
 PY

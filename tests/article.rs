@@ -242,3 +242,292 @@ fn a_description_that_quotes_the_lead_keeps_the_whole_article() {
     let text = article::extract(&doc, &hints).content_text.unwrap();
     assert!(text.contains("postponed") && text.contains("Paragraph 6 about the bridge"), "{text}");
 }
+
+/// Paragraphs of another topic, `n` of them, for the blocks around an article.
+fn sentences(text: &str, n: usize) -> String {
+    (1..=n).map(|i| format!("<p>{text} ({i})</p>")).collect()
+}
+
+#[test]
+fn captions_and_galleries_are_left_out_unless_they_hold_the_article() {
+    // A carousel of captions beside the article: its class says gallery, its text is captions.
+    let captions = sentences("Secretary Lee shakes hands with the minister in Hanoi on Wednesday, Nov. 20, 2019", 4);
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>
+        <div class="gallery carousel"><img src="/1.jpg"><img src="/2.jpg">{captions}</div>
+        <div class="body">{}</div></article></body></html>"#,
+        prose("the bridge", 6)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 6 about the bridge") && !text.contains("shakes hands"), "{text}");
+    // A page whose article sits in a `photo-gallery` section (one picture, the whole text).
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><nav><a href="/">Home</a></nav>
+        <section class="article-content content-gallery photo-gallery" itemprop="articleBody">
+        <figure><img src="/1.jpg"><figcaption>The old bridge.</figcaption></figure>{}</section></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    assert!(!text.contains("The old bridge"), "captions are not prose: {text}");
+}
+
+#[test]
+fn noscript_markup_saved_as_text_is_an_image_not_prose() {
+    // A page saved by a browser that ran scripts keeps `<noscript>` content escaped.
+    let html = format!(
+        r#"<html><body><article><h1>Masks in the microwave</h1>{}
+        <p><noscript>&lt;img class="aligncenter" src="/uploads/mask.jpg" alt="A mask" srcset="/uploads/mask-300.jpg 300w"&gt;</noscript><img class="lazyload" data-src="/uploads/mask.jpg" src="data:image/svg+xml,%3Csvg%3E" alt="A mask"></p>
+        {}</article></body></html>"#,
+        prose("masks", 3),
+        prose("viruses", 3)
+    );
+    let art = article::extract(&page("https://air.example/masks/", &html), &Hints::default());
+    let text = art.content_text.unwrap();
+    assert!(!text.contains("img") && !text.contains("srcset") && !text.contains("uploads"), "{text}");
+    let content = art.content_html.unwrap();
+    assert_eq!(content.matches("https://air.example/uploads/mask.jpg").count(), 1, "{content}");
+}
+
+#[test]
+fn a_wrapper_whose_class_names_a_sidebar_keeps_the_article_it_holds() {
+    // The article is short beside the page's other text (widgets in asides), and its
+    // wrapper's class words say `sidebar`: the longest paragraph of the page is in it.
+    let long_paragraph = "<p>President Lee joked on Tuesday that it would be a great idea to send the whole council \
+        on a journey to the old ferry, as the bridge vote was delayed once more; the residents who came to \
+        the hall laughed, the councillors did not, and the mayor promised a decision before the spring.</p>";
+    let widget = |topic: &str| {
+        format!(
+            "<aside><p>{topic}: the weekly column on the town's clubs, fairs and markets, written by our \
+             readers, with the dates of every meeting and where to find the organisers this month.</p></aside>"
+        )
+    };
+    let html = format!(
+        r#"<html><body><header><h1>Bridge vote delayed</h1></header>
+        <div class="content-with-sidebar-wrp"><div class="content-wrp">{long_paragraph}<p>The vote is now set for March.</p></div></div>
+        {}{}{}</body></html>"#,
+        widget("Clubs"),
+        widget("Fairs"),
+        widget("Markets")
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("President Lee joked") && text.contains("set for March"), "{text}");
+    assert!(!text.contains("weekly column"), "{text}");
+}
+
+#[test]
+fn boilerplate_named_inside_compound_class_words_is_left_out() {
+    // Author boxes, widgets, legal notices, footers and "enable JavaScript" notices whose class
+    // names join the word to another (`postauthor`, `c_copyright`, `site-foot`), placed inside
+    // the article's container where Readability keeps them.
+    let html = format!(
+        r#"<html><body><div class="post"><h1>Bridge vote delayed</h1>
+        <div class="entry-content">{}
+        <div class="postauthor-container"><p>Ann grew up by the river and still has a deep love for old ferries, bridges and long walks, \
+        especially in autumn. Some of her favourites include the harbour, the old mill, the lighthouse and the \
+        market square. She loves nights in with her family, cooking, reading and watching old films.</p></div>
+        <div class="socialize-text">If you enjoyed this post, please consider leaving a comment, sharing it with \
+        your friends, or subscribing to the feed, to have future articles delivered to your reader, every week, for free.</div></div>
+        <noscript><p>Please enable JavaScript to view the comments powered by Disqus.</p></noscript>
+        <div id="c_copyright"><p>Town News is the official web site of the town; its name and logo are registered trademarks of the Town News Company, and all rights are reserved.</p></div>
+        <div class="site-foot"><p>This page is best viewed in an up-to-date web browser with style sheets enabled, so please upgrade.</p></div>
+        </div><div class="widget Text"><p>Town News is the town's longest running paper, documenting every street of the town since 1901.</p></div>
+        </body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    let left: Vec<&str> =
+        ["deep love", "enjoyed this post", "enable JavaScript", "trademarks", "best viewed", "longest running"]
+            .into_iter()
+            .filter(|b| text.contains(b))
+            .collect();
+    assert!(left.is_empty(), "{left:?} in {text}");
+}
+
+#[test]
+fn related_post_dates_are_not_the_publication_date() {
+    // The article shows its date in the byline; the related posts after it show theirs in
+    // `<time>` elements, nearer the headline than many a byline.
+    let related: String = (1..=4)
+        .map(|i| format!(r#"<li><a href="/news/{i}">Other story {i}</a> <time datetime="2020-06-1{i}">June 1{i}, 2020</time></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, June 7, 2020</p>
+        <p>The council postponed the vote on the bridge to publish every document of the tender first.</p></article>
+        <aside class="related"><h2>Related</h2><ul>{related}</ul></aside></body></html>"#
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+}
+
+#[test]
+fn updated_lines_give_the_modification_not_the_publication() {
+    // "Updated" comes first, nearest the headline; the publication follows.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p>Updated on June 9, 2020</p><p>Published June 7, 2020</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // A WordPress byline: the `updated` time element comes before the `published` one.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p><time class="updated" datetime="2020-06-09T08:00:00+02:00">June 9</time>
+        <time class="entry-date" datetime="2020-06-07T08:00:00+02:00">June 7</time></p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // With an "updated" line alone, the page's date is its modification, not a publication.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p>Last updated: June 9, 2020</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!((day(art.published), day(art.modified)), (None, ymd(2020, 6, 9)));
+}
+
+#[test]
+fn copyright_footers_date_nothing() {
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1>{}
+        <footer><p>Copyright © 2021 Town News, 1 Main Street. Site map updated 01/12/2021.</p></footer></body></html>"#,
+        prose("the bridge", 2)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!((art.published, art.modified), (None, None));
+}
+
+#[test]
+fn relative_dates_count_only_with_the_fetch_time() {
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, 3 hours ago</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let doc = page("https://town.example/news/bridge", &html);
+    // A page read later (a saved file) cannot say when "3 hours ago" was.
+    assert_eq!(article::extract(&doc, &Hints::default()).published, None);
+    let fetched = chrono::DateTime::parse_from_rfc3339("2020-06-07T12:00:00+02:00").unwrap();
+    let art = article::extract(&doc, &Hints { fetched: Some(fetched), ..Hints::default() });
+    assert_eq!(art.published, Some(fetched - chrono::Duration::hours(3)));
+}
+
+#[test]
+fn the_standfirst_between_the_headline_and_the_body_is_kept() {
+    // The summary is a block of its own before the body's block, not a paragraph beside the
+    // body's paragraphs: Readability leaves it out.
+    let html = format!(
+        r#"<html><body><section><a href="/news/">News</a><h1>Bridge vote delayed</h1></section>
+        <figure><img src="/bridge.jpg"></figure><p class="credit">The old bridge, seen from the ferry (Photo: Town News).</p>
+        <div class="post-content"><div class="synopsis module"><h5>In Brief</h5>The council postponed the vote on the new
+        bridge by three months, to publish every document of the tender first. Residents may comment until March.</div>
+        <div class="summary module"><h2>New priorities</h2>{}</div></div></body></html>"#,
+        prose("the bridge", 12)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.starts_with("The council postponed the vote"), "{text}");
+    assert!(text.contains("Paragraph 12 about the bridge"), "{text}");
+    assert!(!text.contains("seen from the ferry"), "a caption is no standfirst: {text}");
+}
+
+#[test]
+fn bylines_cookie_banners_read_more_lists_and_tag_clouds_are_left_out() {
+    // Each sits inside the article's container, where Readability keeps what it does not know.
+    let html = format!(
+        r#"<html><body><div id="cookie-notice"><p>We use cookies to improve your experience on our site. By continuing
+        to browse, you agree to our use of cookies.</p><button>Accept</button></div>
+        <article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee, Town Reporter</p>
+        <div class="entry-content">{}
+        <div class="read-more"><h3>Read more</h3><ul><li><a href="/ferry">Ferry timetable changes again this summer</a></li>
+        <li><a href="/mill">The old mill reopens as a museum</a></li><li><a href="/market">Market square to be repaved</a></li></ul></div>
+        <div class="tagcloud"><a href="/tag/bridge" rel="tag">bridge</a> <a href="/tag/council" rel="tag">council</a>
+        <a href="/tag/ferry" rel="tag">ferry</a> <a href="/tag/tender" rel="tag">tender</a></div>
+        </div></article></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
+    let left: Vec<&str> = ["use cookies", "By Ann Lee", "Ferry timetable", "old mill", "tender\n", "council ferry"]
+        .into_iter()
+        .filter(|b| text.contains(b))
+        .collect();
+    assert!(left.is_empty(), "{left:?} in {text}");
+}
+
+#[test]
+fn chinese_and_japanese_text_is_measured_in_characters() {
+    // No spaces between words: a paragraph of 80 characters is as long as a paragraph of 40
+    // English words, and a menu of short labels is still a menu.
+    let zh: String = (1..=6)
+        .map(|i| format!("<p>第{i}段：市议会在一个下雨的晚上开会，听取了居民的意见，比较了新桥和旧渡轮的费用，经过长时间的辩论，同意在春季投票之前公布招标的所有文件。</p>"))
+        .collect();
+    let html = format!(
+        r#"<html><body><ul class="nav"><li><a href="/">首页</a></li><li><a href="/news">新闻</a></li><li><a href="/city">城市</a></li></ul>
+        <div class="main"><h1>新桥投票推迟</h1><div class="content">{zh}</div></div>
+        <div class="hot"><h3>热门文章</h3><ul><li><a href="/a">渡轮时刻表今夏再次调整</a></li><li><a href="/b">老磨坊改建为博物馆</a></li></ul></div>
+        </body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("第1段") && text.contains("第6段"), "{text}");
+    assert!(!text.contains("渡轮时刻表") && !text.contains("首页"), "{text}");
+    let ja: String = (1..=6)
+        .map(|i| format!("<p>第{i}段落：市議会は雨の夜に開かれ、住民の意見を聞き、新しい橋と古いフェリーの費用を比べ、長い議論の末、春の投票の前に入札の全書類を公開することに合意した。</p>"))
+        .collect();
+    let html = format!(
+        r#"<html><body><div class="main"><h1>橋の投票が延期</h1><div class="content">{ja}</div>
+        <div class="ranking"><h3>人気記事</h3><ol><li><a href="/a">フェリーの時刻表が今夏も変更</a></li><li><a href="/b">古い水車小屋が博物館に</a></li></ol></div></div>
+        </body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("第1段落") && text.contains("第6段落"), "{text}");
+    assert!(!text.contains("フェリーの時刻表"), "{text}");
+}
+
+#[test]
+fn a_short_post_in_a_widget_classed_block_is_its_text_not_a_sidebar_label() {
+    // Two sentences in a block whose class names a widget (Blogger): pruned with the sidebar's
+    // widgets, Readability falls back on a sidebar's label.
+    let html = r#"<html><head><title>Project Blog: Release 2.5 is here!</title></head><body>
+        <div id="header"><h1>Project Blog</h1></div><div id="main"><div class="widget Blog"><div class="post">
+        <h3 class="post-title"><a href="/2012/10/release.html">Release 2.5 is here!</a></h3>
+        <h2 class="date-header">Posted by Ann Lee - Friday, October 26, 2012</h2>
+        <div class="post-body"><p>Thanks to everyone who tested the release candidates and reported issues to us.<br>
+        You can download this release from our <a href="/download">download page</a>. Release notes are here.</p></div>
+        </div></div></div><div id="sidebar"><div class="widget"><h2>Archives</h2><select><option>Archives</option>
+        <option>October (2)</option><option>September (4)</option></select></div>
+        <div class="widget"><h2>Links</h2><ul><li><a href="/a">Project home</a></li><li><a href="/b">Issue tracker</a></li></ul></div></div>
+        </body></html>"#;
+    let text = article::extract(&page("https://blog.example/2012/10/release.html", html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("Thanks to everyone who tested") && text.contains("Release notes are here"), "{text}");
+    assert!(!text.contains("Archives") && !text.contains("Issue tracker"), "{text}");
+}
+
+#[test]
+fn teaser_cards_of_other_stories_are_left_out() {
+    // A list of cards (a linked heading and a teaser line each) inside the article's column.
+    let cards: String = ["Persian passion", "Nuclear bank", "Class system", "Faces inverted"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(r#"<li class="medium-image"><h3><a href="/news/{i}"><img src="/{i}.jpg">{t}</a></h3><p>Why readers love story number {i} this week</p></li>"#)
+        })
+        .collect();
+    let html = format!(
+        r#"<html><body><div class="story-body"><h1>Bridge vote delayed</h1>{}<ul>{cards}</ul></div></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 5 about the bridge"), "{text}");
+    assert!(!text.contains("readers love") && !text.contains("Nuclear bank"), "{text}");
+}

@@ -425,17 +425,67 @@ fn article_pages_are_articles_and_list_pages_are_lists() {
         let doc = dom::parse(bytes, url, &Default::default()).unwrap();
         let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
         let article = html2rss::engines::article::extract(&doc, &Default::default());
-        analysis.is_article_page(&article) && article.content_text.is_some()
+        analysis.is_article_page(&doc, &article) && article.content_text.is_some()
     };
     let articles = common::article_set("zyte");
     let not_articles: Vec<&str> =
         articles.iter().filter(|p| !kind(&p.bytes().unwrap(), &p.url)).map(|p| p.id.as_str()).collect();
     assert_eq!(not_articles, Vec::<&str>::new(), "of {} zyte pages", articles.len());
-    let homepages: Vec<ListPage> = common::tune_pages(ListSet::Sitepairs)
-        .into_iter()
-        .filter(|p| p.name.ends_with("/index.html"))
-        .collect();
+    let homepages: Vec<ListPage> =
+        common::tune_pages(ListSet::Sitepairs).into_iter().filter(|p| p.name.ends_with("/index.html")).collect();
     let as_articles = homepages.iter().filter(|p| kind(&p.bytes().unwrap(), &p.url)).count();
     // A few blog homepages show one whole post with its publication date in the metadata.
     assert!(as_articles * 4 <= homepages.len(), "{as_articles} of {} homepages taken for articles", homepages.len());
+}
+
+/// A short post (two sentences) under its headline, with undated links after it (related
+/// posts, a blogroll): an article, though its text is shorter than most. A blog's homepage
+/// whose dated posts follow the site's heading stays a list.
+#[test]
+fn a_short_article_leads_its_undated_links() {
+    let context = context();
+    let kind = |html: &str| {
+        let doc = dom::parse(
+            html.as_bytes(),
+            &Url::parse("https://blog.example/2012/10/pizza.html").unwrap(),
+            &Default::default(),
+        )
+        .unwrap();
+        let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+        assert!(analysis.extraction.page.item_count() >= 5, "the list is found");
+        let article = html2rss::engines::article::extract(&doc, &Default::default());
+        analysis.is_article_page(&doc, &article)
+    };
+    let related: String = ["Ferry timetable", "The old mill", "Market square", "Harbour lights", "Night trains"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<li><h3><a href="/2012/0{}/post-{i}.html">{t} and what it means for the town</a></h3></li>"#,
+                i + 1
+            )
+        })
+        .collect();
+    let short = format!(
+        r#"<html><head><title>The greatest pizza commercial</title></head><body><div class="post">
+        <h1>The greatest pizza commercial</h1><p>Wow, just wow. A pizza commercial that runs for three minutes, with a song, a dragon and a dance.</p></div>
+        <div class="more"><h2>More posts</h2><ul>{related}</ul></div></body></html>"#
+    );
+    assert!(kind(&short), "a short article");
+    let dated: String = ["Ferry timetable", "The old mill", "Market square", "Harbour lights", "Night trains"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<li><h3><a href="/2012/0{}/post-{i}.html">{t} and what it means for the town</a></h3><span>2012-0{}-1{i}</span></li>"#,
+                i + 1,
+                i + 1
+            )
+        })
+        .collect();
+    let homepage = format!(
+        r#"<html><head><title>Town blog</title></head><body><h1>Town blog</h1>
+        <p>Welcome to the town blog, where we write about pizza, ferries and the old mill every week.</p><ul>{dated}</ul></body></html>"#
+    );
+    assert!(!kind(&homepage), "a homepage");
 }

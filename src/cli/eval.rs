@@ -9,7 +9,7 @@ use chrono::Utc;
 use super::extract::Algorithm;
 use crate::engines::timepattern::{DateContext, TimePatternDb, discover};
 use crate::eval::lists::{self, Output};
-use crate::eval::{articles, corpus, dates, site_articles, template};
+use crate::eval::{articles, corpus, dates, decision, site_articles, template};
 use crate::model::Page;
 
 pub fn run(corpus_dir: &Path, algorithm: Algorithm, json: bool) -> anyhow::Result<()> {
@@ -33,16 +33,25 @@ pub fn run(corpus_dir: &Path, algorithm: Algorithm, json: bool) -> anyhow::Resul
     let articles = articles::evaluate(corpus_dir).with_context(|| cannot("articles"))?;
     let dates = dates::evaluate(corpus_dir).with_context(|| cannot("dates"))?;
     let site_articles = site_articles::evaluate(corpus_dir).with_context(|| cannot("site-pair articles"))?;
+    // The article-or-list decision the server's engine choice makes, on every page.
+    let decision = decision::evaluate(corpus_dir).with_context(|| cannot("article-or-list decision"))?;
     // Templates: trained on each site's feed, homepage and article pages; scored on the list
     // pages the training never saw and on the article pages.
     let templates = template::evaluate(corpus_dir, None).with_context(|| cannot("templates"))?;
 
     if json {
-        let report =
-            serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(None), "report": templates } });
+        // Every page's output too, so that other extractors can be scored on the same pages
+        // by the same metric (scripts/compare_trafilatura.sh).
+        let report = serde_json::json!({
+            "lists": lists,
+            "templates": { "totals": templates.totals(None), "report": templates },
+            "articles": articles.pages,
+            "dates": dates.pages_found,
+            "site_articles": site_articles.pages,
+        });
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{}\n\n{articles}\n\n{dates}\n\n{site_articles}\n\n{templates}", lists.table());
+        println!("{}\n\n{articles}\n\n{dates}\n\n{site_articles}\n\n{decision}\n\n{templates}", lists.table());
     }
     Ok(())
 }

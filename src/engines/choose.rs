@@ -139,7 +139,7 @@ impl Engines {
         // feed, when the page advertises one, stands better for it.
         if analysis.extraction.engine == Engine::RepeatedPattern
             && let Some(feed) = advertised_feed(&doc.head.feeds, &doc.base)
-            && analysis.is_article_page(&article::extract(doc, &article::Hints::default()))
+            && analysis.is_article_page(doc, &article::extract(doc, &article::Hints::default()))
         {
             let mut extraction = analysis.extraction;
             extraction.page.subjects.clear();

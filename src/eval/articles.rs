@@ -6,8 +6,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+use serde::Serialize;
 
 use super::HalfTable;
 use super::corpus::{ARTICLE_SETS, ArticlePage, CorpusError, article_pages};
@@ -16,17 +18,22 @@ use super::text::{TokenScore, token_f1, tokens};
 use crate::dom::{self, ParseOptions};
 use crate::engines::article::{self, Hints};
 
-/// One page's scores.
-#[derive(Debug, Clone)]
+/// One page's scores, and the text they score (`eval --json` prints it, so that other
+/// extractors can be scored on the same pages by the same metric).
+#[derive(Debug, Clone, Serialize)]
 pub struct PageScore {
     pub set: &'static str,
     pub half: Half,
     /// No text was extracted (or the page did not parse).
     pub empty: bool,
     pub id: String,
+    pub file: PathBuf,
     pub url: String,
+    pub text: String,
+    #[serde(skip)]
     pub tokens: TokenScore,
     /// Upstream's shingle TP, FP, FN, normalized to sum to 1.
+    #[serde(skip)]
     pub shingles: [f64; 3],
 }
 
@@ -169,9 +176,11 @@ pub fn evaluate_pages(pages: &[ArticlePage]) -> Result<ArticleReport, CorpusErro
             half: page.half,
             empty: text.is_empty(),
             id: page.id.clone(),
+            file: page.file.clone(),
             url: page.url.to_string(),
             tokens: token_f1(&text, &page.body),
             shingles: shingle_match(&text, &page.body),
+            text,
         });
     }
     Ok(report)
@@ -192,7 +201,8 @@ impl fmt::Display for ArticleReport {
             }
             let mut table = HalfTable::new(&format!("articles/{set}"));
             let mut row = |name: &str, cell: &dyn Fn(&ArticleReport) -> String| {
-                table.row(name, [&halves[0], &halves[1]].map(|r| if r.pages.is_empty() { "-".into() } else { cell(r) }));
+                table
+                    .row(name, [&halves[0], &halves[1]].map(|r| if r.pages.is_empty() { "-".into() } else { cell(r) }));
             };
             row("pages", &|r| r.pages.len().to_string());
             row("token F1 (P / R)", &|r| format!("{:.3} ({:.3} / {:.3})", r.f1(), r.precision(), r.recall()));

@@ -4,12 +4,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use chrono::NaiveDate;
+use serde::Serialize;
 
 use super::corpus::{CorpusError, DatePage, date_pages};
+use super::split::Half;
 use crate::dom::{self, ParseOptions};
 use crate::engines::article::{self, DateSource, FoundDate, Hints};
 
@@ -66,11 +68,24 @@ fn source_name(source: DateSource) -> String {
     serde_json::to_value(source).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
+/// The page date found on one page, with and without the URL (`eval --json` prints them, so
+/// that other tools can be scored on the same pages).
+#[derive(Debug, Clone, Serialize)]
+pub struct PageDate {
+    pub half: Half,
+    pub file: PathBuf,
+    pub url: String,
+    pub truth: Option<NaiveDate>,
+    pub with_url: Option<NaiveDate>,
+    pub without_url: Option<NaiveDate>,
+}
+
 /// Scores with and without URL date guessing.
 #[derive(Debug, Clone, Default)]
 pub struct DateReport {
     pub with_url: DateScores,
     pub without_url: DateScores,
+    pub pages_found: Vec<PageDate>,
     pub pages: usize,
     pub bytes: usize,
     /// Parse and date extraction time (both settings).
@@ -97,6 +112,14 @@ pub fn evaluate_pages(pages: &[DatePage]) -> Result<DateReport, CorpusError> {
         report.seconds += start.elapsed().as_secs_f64();
         report.with_url.add(page.date, with_url);
         report.without_url.add(page.date, without_url);
+        report.pages_found.push(PageDate {
+            half: page.half,
+            file: page.file.clone(),
+            url: page.url.to_string(),
+            truth: page.date,
+            with_url: with_url.map(|d| d.date.date_naive()),
+            without_url: without_url.map(|d| d.date.date_naive()),
+        });
     }
     Ok(report)
 }

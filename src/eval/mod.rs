@@ -4,6 +4,7 @@
 pub mod articles;
 pub mod corpus;
 pub mod dates;
+pub mod decision;
 pub mod links;
 pub mod lists;
 pub mod site_articles;

@@ -5,7 +5,10 @@
 
 use std::fmt;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use serde::Serialize;
 
 use super::HalfTable;
 use super::corpus::{CorpusError, sites};
@@ -26,6 +29,23 @@ const TEASER_WORDS: usize = 40;
 pub struct SiteArticleReport {
     pub tune: SiteArticleScores,
     pub check: SiteArticleScores,
+    pub pages: Vec<SiteArticlePage>,
+}
+
+/// What the generic extractor found on one article page, with its feed item's day and (when
+/// the feed carries it) full text: `eval --json` prints them, so that other tools can be
+/// scored on the same pages.
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteArticlePage {
+    pub half: Half,
+    pub file: PathBuf,
+    pub url: String,
+    /// The feed item's day, in the feed's own offset.
+    pub truth_day: Option<NaiveDate>,
+    pub day: Option<NaiveDate>,
+    /// The feed item's full text, and the generic extractor's main text, without a hint.
+    pub truth_text: Option<String>,
+    pub text: Option<String>,
 }
 
 impl SiteArticleReport {
@@ -69,6 +89,7 @@ impl SiteArticleScores {
 /// Score the article pages of `CORPUS/lists/sitepairs` and `CORPUS/lists/themes`.
 pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
     let mut halves = SiteArticleReport::default();
+    let mut pages = Vec::new();
     for site in sites(corpus)? {
         let report = match site.half {
             Half::Tune => &mut halves.tune,
@@ -90,6 +111,16 @@ pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
             let Ok(doc) = dom::parse(&bytes, &url, &ParseOptions::default()) else { continue };
             report.pages += 1;
             let generic = article::extract(&doc, &Hints::default());
+            let body_text = item.body().filter(|b| tokens(b).len() >= FULL_TEXT_TOKENS);
+            pages.push(SiteArticlePage {
+                half: site.half,
+                file: file.clone(),
+                url: url.to_string(),
+                truth_day: item.date.map(|d| d.date_naive()),
+                day: generic.date().map(|d| d.date_naive()),
+                truth_text: body_text.map(str::to_string),
+                text: body_text.and(generic.content_text.clone()),
+            });
             if let Some(truth) = item.date {
                 report.dated += 1;
                 match generic.date() {
@@ -101,11 +132,8 @@ pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
                     None => report.undated_output += 1,
                 }
             }
-            let Some(body_text) = item.body() else { continue };
+            let Some(body_text) = body_text else { continue };
             let words = tokens(body_text);
-            if words.len() < FULL_TEXT_TOKENS {
-                continue;
-            }
             report.texts.push(format!("{}/{}", site.name, file.file_name().unwrap_or_default().to_string_lossy()));
             report.generic.push(token_f1(generic.content_text.as_deref().unwrap_or_default(), body_text));
             let teaser = words[..TEASER_WORDS].join(" ");
@@ -114,6 +142,7 @@ pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
             report.hinted.push(token_f1(hinted.content_text.as_deref().unwrap_or_default(), body_text));
         }
     }
+    halves.pages = pages;
     Ok(halves)
 }
 

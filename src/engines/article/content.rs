@@ -5,7 +5,7 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{class_words, title_key};
+use super::metadata::{class_words, is_comment_zone, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::sanitize::sanitize_html;
 
@@ -16,6 +16,8 @@ pub struct Landmarks<'a> {
     /// The headline element, when it is inside the scope.
     pub title_node: Option<NodeId>,
     pub author: Option<&'a str>,
+    /// The page's own summary (`og:description`): the standfirst, often.
+    pub description: Option<&'a str>,
 }
 
 /// An article's main content.
@@ -47,31 +49,31 @@ const FURNITURE_ROLES: &[&str] = &[
     "toolbar",
 ];
 
-/// Class and id words of boilerplate blocks: comments, sharing, related and recommended
-/// posts, newsletter and subscription boxes, advertising, navigation, bylines and dates.
+/// Class and id words of boilerplate blocks: navigation, advertising, bylines and dates, tags.
 #[rustfmt::skip]
 const BOILERPLATE_WORDS: &[&str] = &[
-    "comment", "comments", "commentlist", "disqus", "respond", "replies",
-    "share", "shares", "sharing", "sharebar", "sharethis", "addthis", "social", "socials", "sociallinks",
-    "related", "relatedposts", "recommended", "recommendations", "recirc", "trending", "popular", "mostpopular",
-    "outbrain", "taboola", "promo", "promos",
-    "newsletter", "subscribe", "subscription", "signup", "paywall", "cookie", "cookies", "consent", "gdpr",
-    "popup", "modal", "overlay",
-    "ad", "ads", "advert", "advertisement", "advertising", "adsbygoogle", "sponsor", "sponsored", "dfp",
-    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "sidebar",
-    "footer", "masthead", "toolbar", "skip",
-    "byline", "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
-    "hidden", "hide", "invisible",
+    "respond", "replies", "recirc", "trending", "popular", "mostpopular", "outbrain", "taboola", "promo", "promos",
+    "gdpr", "modal", "overlay",
+    "ad", "ads", "advertisement", "advertising", "adsbygoogle", "dfp",
+    "nav", "navbar", "navigation", "menu", "pager", "masthead", "toolbar", "skip", "foot",
+    "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
+    "hidden", "hide", "invisible", "bio", "biography",
 ];
-/// Two-word boilerplate marks (`author-bio`, `read-more`, `sr-only`).
+/// Stems of boilerplate class and id words, found inside compound words as well
+/// (`postauthor`, `sharebar`, `jp-relatedposts`, `c_copyright`): comments, sharing, related and
+/// recommended posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and
+/// their widgets, footers, bylines and author boxes, legal notices.
+#[rustfmt::skip]
+const BOILERPLATE_STEMS: &[&str] = &[
+    "comment", "disqus", "share", "sharing", "social", "related", "recommend",
+    "newsletter", "subscri", "signup", "paywall", "cookie", "consent", "popup",
+    "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
+    "byline", "author", "copyright", "disclaimer",
+];
+/// Words that hold a stem but name the article: an opinion column's `commentary`.
+const NOT_BOILERPLATE: &[&str] = &["commentary", "commentaries"];
+/// Two-word boilerplate marks (`read-more`, `sr-only`).
 const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
-    ("author", "bio"),
-    ("author", "box"),
-    ("author", "info"),
-    ("author", "card"),
-    ("author", "profile"),
-    ("about", "author"),
-    ("author", "name"),
     ("more", "stories"),
     ("more", "articles"),
     ("read", "next"),
@@ -120,7 +122,7 @@ impl TextStats {
                     if &**name == "a" && end > link_end {
                         link_end = end;
                     }
-                    if matches!(&**name, "script" | "style" | "template" | "head") && end > skip_end {
+                    if matches!(&**name, "script" | "style" | "template" | "head" | "noscript") && end > skip_end {
                         skip_end = end;
                     }
                 }
@@ -157,8 +159,10 @@ fn is_boilerplate_class(words: &[String]) -> bool {
     if is_embed(words) {
         return false;
     }
-    words.iter().any(|w| BOILERPLATE_WORDS.contains(&w.as_str()))
-        || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+    words.iter().any(|w| {
+        BOILERPLATE_WORDS.contains(&w.as_str())
+            || (BOILERPLATE_STEMS.iter().any(|stem| w.contains(stem)) && !NOT_BOILERPLATE.contains(&w.as_str()))
+    }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
 
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
@@ -181,12 +185,14 @@ enum Mark {
     Unclassed,
 }
 
-/// Which subtrees of `scope` to leave out before Readability sees the page.
-fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark> {
+/// Which subtrees of `scope` to leave out before Readability sees the page (`by_class`: the
+/// small blocks whose class words name boilerplate; else only those that name comments).
+fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bool) -> Vec<Mark> {
     let stats = TextStats::new(doc);
     let total = stats.prose(doc, scope).max(1) as f64;
     // The article element that holds the headline; other article elements are teasers.
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
+    let main_text = main_text_block(doc, scope, &stats);
     let mut marks = vec![Mark::Keep; doc.len()];
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
@@ -198,15 +204,21 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
         };
         let words = class_words(doc, id);
         let small = || (stats.prose(doc, id) as f64) < BOILERPLATE_MAX_SHARE * total;
-        // The wrappers of the headline are the article's, whatever their class says.
+        // The wrappers of the headline and of the main text are the article's, whatever their
+        // class says (`content-with-sidebar`, `article has-comments`).
         let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
+        let holds_text = main_text.is_some_and(|m| doc.contains(id, m));
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
             || (small()
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
-                    || (!holds_title && is_boilerplate_class(&words))
+                    || (tag == "noscript" && !holds_media(doc, id))
+                    || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
+                    || (!holds_title
+                        && !holds_text
+                        && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || is_lazy_placeholder(doc, id)
@@ -224,6 +236,55 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>) -> Vec<Mark>
     marks
 }
 
+/// The element whose paragraphs (blocks with no block inside) hold the most text outside links,
+/// outside comment sections: the article's body, made of long paragraphs, wherever layout
+/// classes put it. Counting a paragraph for its parent only, an author box or a widget with
+/// one long paragraph does not outweigh a body of several.
+fn main_text_block(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<NodeId> {
+    let end = doc.node(scope).end;
+    let offset = |id: NodeId| (id.0 - scope.0) as usize;
+    // Whether an element has a block element inside, bottom-up over the pre-order arena.
+    let mut holds_block = vec![false; end.index() - scope.index()];
+    let mut paragraphs_text = vec![0u32; end.index() - scope.index()];
+    for i in (scope.0..end.0).rev() {
+        let id = NodeId(i);
+        let Some(tag) = doc.tag(id) else { continue };
+        let block = is_block(tag);
+        let Some(parent) = doc.parent(id).filter(|p| p.0 >= scope.0) else { continue };
+        if block && !holds_block[offset(id)] {
+            paragraphs_text[offset(parent)] += stats.prose(doc, id);
+        }
+        holds_block[offset(parent)] |= block || holds_block[offset(id)];
+    }
+    let mut blocks: Vec<(u32, NodeId)> =
+        (scope.0..end.0).map(NodeId).map(|id| (paragraphs_text[offset(id)], id)).filter(|&(t, _)| t > 0).collect();
+    blocks.sort_by_key(|&(text, id)| (std::cmp::Reverse(text), id));
+    blocks.into_iter().map(|(_, id)| id).find(|&id| !is_comment_zone(doc, id))
+}
+
+/// Whether an element shows a picture or a player (its text is not what readers see of it).
+fn holds_media(doc: &Document, n: NodeId) -> bool {
+    doc.descendants(n).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
+        || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
+}
+
+/// Whether the element just before or after this one is a picture or a player (with no more
+/// text than a credit).
+fn beside_media(doc: &Document, n: NodeId) -> bool {
+    let Some(parent) = doc.parent(n) else { return false };
+    let siblings = doc.children(parent);
+    let position = doc.node(n).position as usize;
+    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s));
+    let previous = siblings[..position].iter().rev().find(|&&s| doc.is_element(s));
+    [next, previous]
+        .into_iter()
+        .flatten()
+        .any(|&s| holds_media(doc, s) && doc.text(s).chars().count() <= CREDIT_MAX_CHARS)
+}
+
+/// Longest text of a picture's own element (a credit, an alternative text shown).
+const CREDIT_MAX_CHARS: usize = 100;
+
 /// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
 fn is_tag_link(doc: &Document, n: NodeId) -> bool {
     doc.is_tag(n, "a")
@@ -238,7 +299,8 @@ fn is_article_element(doc: &Document, n: NodeId) -> bool {
             .is_some_and(|t| t.ends_with("/Article") || t.ends_with("NewsArticle") || t.ends_with("BlogPosting"))
 }
 
-/// A lazy image's placeholder whose real image follows in `<noscript>`.
+/// A lazy image's placeholder whose real image sits next to it in `<noscript>` (after it, or
+/// before it as some lazy-loading plugins write it).
 fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
     if !doc.is_tag(n, "img") {
         return false;
@@ -246,14 +308,29 @@ fn is_lazy_placeholder(doc: &Document, n: NodeId) -> bool {
     let Some(parent) = doc.parent(n) else { return false };
     let siblings = doc.children(parent);
     let position = doc.node(n).position as usize;
-    siblings[position + 1..]
-        .iter()
-        .find(|&&s| doc.is_element(s))
-        .is_some_and(|&s| doc.is_tag(s, "noscript") && doc.descendants(s).any(|d| doc.is_tag(d, "img")))
+    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s));
+    let previous = siblings[..position].iter().rev().find(|&&s| doc.is_element(s));
+    [next, previous].into_iter().flatten().any(|&s| {
+        doc.is_tag(s, "noscript")
+            && (doc.descendants(s).any(|d| doc.is_tag(d, "img"))
+                || noscript_markup(doc, s).is_some_and(|m| m.contains("<img")))
+    })
+}
+
+/// The markup a `<noscript>` holds as text: pages saved by a browser that ran scripts keep
+/// its content escaped (`&lt;img src=…&gt;`), and a reader without scripts sees that markup.
+fn noscript_markup(doc: &Document, noscript: NodeId) -> Option<String> {
+    let children = doc.children(noscript);
+    if children.is_empty() || !children.iter().all(|&c| doc.text_node(c).is_some()) {
+        return None;
+    }
+    let text: String = children.iter().filter_map(|&c| doc.text_node(c)).collect();
+    text.trim_start().starts_with('<').then_some(text)
 }
 
 /// HTML of `scope`'s subtree without the dropped subtrees; `<noscript>` is unwrapped (a feed
-/// reader runs no scripts, so its content is what readers see).
+/// reader runs no scripts, so its content is what readers see), its markup parsed when a
+/// browser saved it as text.
 fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut String) {
     enum Step {
         Open(NodeId),
@@ -274,7 +351,14 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                 NodeData::Element { name, attrs } => {
                     let children = doc.children(n).iter().rev().map(|&c| Step::Open(c));
                     if &**name == "noscript" {
-                        stack.extend(children);
+                        match noscript_markup(doc, n).and_then(|m| dom::parse_str(&m, &doc.base).ok()) {
+                            Some(inner) => {
+                                if let Some(body) = inner.first_tag("body") {
+                                    serialize_kept(&inner, body, &vec![Mark::Keep; inner.len()], out);
+                                }
+                            }
+                            None => stack.extend(children),
+                        }
                         continue;
                     }
                     out.push('<');
@@ -319,12 +403,30 @@ fn escape(text: &str, attribute: bool, out: &mut String) {
 
 /// The main content inside `scope` (the body, or a node the caller's hint points at).
 pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<Content> {
-    let marks = prune(doc, scope, landmarks.title_node);
+    let marks = prune(doc, scope, landmarks.title_node, true);
+    match readable(doc, scope, &marks, landmarks) {
+        Some(content) if content.text.chars().count() >= SHORT_RESULT_CHARS => {
+            Some(with_lead(content, doc, &marks, landmarks))
+        }
+        short => {
+            let marks = prune(doc, scope, landmarks.title_node, false);
+            let again = readable(doc, scope, &marks, landmarks);
+            let longer = match (short, again) {
+                (Some(s), Some(a)) if a.text.chars().count() <= s.text.chars().count() => s,
+                (s, a) => a.or(s)?,
+            };
+            Some(with_lead(longer, doc, &marks, landmarks))
+        }
+    }
+}
+
+/// Readability's main content of the page without the pruned subtrees, cleaned again.
+fn readable(doc: &Document, scope: NodeId, marks: &[Mark], landmarks: &Landmarks) -> Option<Content> {
     let mut page = String::with_capacity(64 * 1024);
     page.push_str("<html><head><title>");
     escape(landmarks.title.unwrap_or_default(), false, &mut page);
     page.push_str("</title></head><body>");
-    serialize_kept(doc, scope, &marks, &mut page);
+    serialize_kept(doc, scope, marks, &mut page);
     page.push_str("</body></html>");
 
     // Readability's class scoring needs the classes; the sanitizer drops them at the end.
@@ -341,6 +443,136 @@ pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<C
     let mut readability = Readability::new(page, None, Some(config)).ok()?;
     let article = readability.parse().ok()?;
     finish(&article.content, doc, landmarks)
+}
+
+/// Readability scores blocks of some length: when the article is a few sentences (a short
+/// blog post) in a block whose class names page furniture (Blogger's `widget Blog`), pruning
+/// drops it and Readability falls back on a sidebar's label ("Archives"). A result shorter
+/// than two sentences is read again with the class words left to Readability's own weights.
+const SHORT_RESULT_CHARS: usize = 100;
+
+/// Shortest standfirst: a sentence or two, not a label, a byline or a one-line call to sign up
+/// or chat (one the page's description repeats may be shorter).
+const LEAD_MIN_CHARS: usize = 120;
+/// Longest share of a lead's text inside links: a standfirst is prose, a "read also" is not.
+const LEAD_MAX_LINK_SHARE: f64 = 0.3;
+
+/// The main text with its lead: the standfirst or summary between the headline and the body,
+/// which Readability leaves out when it is not a paragraph beside the body's paragraphs (a
+/// `<div class="synopsis">` before the body's `<div>`). A lead is prose between the headline
+/// and the first paragraph of the main text, outside what pruning dropped, headings, links,
+/// figures and captions: a block of sentences, or the page's own description (`og:description`
+/// is often the standfirst).
+fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &Landmarks) -> Content {
+    let Some(title) = landmarks.title_node else { return content };
+    // The first paragraph of some length (a subheading may come first).
+    let Some(first) = content.text.split("\n\n").find(|p| p.chars().count() >= 20) else { return content };
+    let first_head: String = first.chars().take(40).collect();
+    let description_key = landmarks.description.map(title_key).filter(|k| k.len() >= 40);
+    let is_lead = |text: &str, link_chars: usize| {
+        let chars = text.chars().count();
+        let prose = chars >= LEAD_MIN_CHARS
+            && (link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
+            && text.contains(['.', '!', '?', '。', '！', '？']);
+        let described = description_key.as_ref().is_some_and(|d| {
+            let key = title_key(text);
+            key.len() >= 40 && (d.contains(&key) || key.contains(d.as_str()))
+        });
+        // A pull quote repeats a sentence of the text.
+        let head: String = text.chars().take(40).collect();
+        (prose || described) && !content.text.contains(&head)
+    };
+    // One pass in document order from the headline's end to the block where the main text
+    // starts (the first block whose text begins as the main text's first paragraph does),
+    // skipping what pruning dropped, headings, figures, captions and controls.
+    let mut leads: Vec<String> = Vec::new();
+    let mut paragraph = String::new();
+    let mut link_chars = 0usize;
+    let mut block: Option<NodeId> = None;
+    let mut caption = false;
+    let mut block_checked = false;
+    let mut started = false;
+    let mut i = doc.node(title).end.0;
+    while (i as usize) < doc.len() {
+        let n = NodeId(i);
+        if doc.is_element(n) {
+            i = if excluded_from_lead(doc, n, marks) { doc.node(n).end.0 } else { i + 1 };
+            continue;
+        }
+        i += 1;
+        if !doc.is_content_text(n) {
+            continue;
+        }
+        let text = doc.text_node(n).unwrap_or_default();
+        let nearest_block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
+        if nearest_block != block {
+            let lead = dom::collapse_whitespace(&paragraph);
+            if is_lead(&lead, link_chars) {
+                leads.push(lead);
+            }
+            paragraph.clear();
+            link_chars = 0;
+            block = nearest_block;
+            block_checked = false;
+            // A caption shares its block with the picture or sits next to it.
+            caption = nearest_block.is_some_and(|b| {
+                holds_media(doc, b) || beside_media(doc, b) || doc.parent(b).is_some_and(|p| beside_media(doc, p))
+            });
+        }
+        // Only a block whose first words begin the main text is read whole.
+        let own_head: String = dom::collapse_whitespace(text).trim().chars().take(10).collect();
+        if !block_checked && !own_head.is_empty() {
+            block_checked = true;
+            if first_head.starts_with(&own_head)
+                && block.is_some_and(|b| dom::collapse_whitespace(&doc.text(b)).starts_with(&first_head))
+            {
+                started = true;
+                break;
+            }
+        }
+        if caption {
+            continue;
+        }
+        if doc.ancestors(n).any(|a| doc.is_tag(a, "a")) {
+            link_chars += text.trim().chars().count();
+        }
+        paragraph.push_str(text);
+    }
+    if !started || leads.is_empty() {
+        return content;
+    }
+    let mut html = String::new();
+    for lead in &leads {
+        html.push_str("<p>");
+        escape(lead, false, &mut html);
+        html.push_str("</p>");
+    }
+    content.html = format!("{html}{}", content.html);
+    content.text = format!("{}\n\n{}", leads.join("\n\n"), content.text);
+    content
+}
+
+/// Elements whose text is no lead: what pruning dropped, headings, media, captions, controls.
+fn excluded_from_lead(doc: &Document, n: NodeId, marks: &[Mark]) -> bool {
+    marks[n.index()] == Mark::Drop
+        || matches!(
+            doc.tag(n),
+            Some(
+                "h1" | "h2"
+                    | "h3"
+                    | "h4"
+                    | "h5"
+                    | "h6"
+                    | "figure"
+                    | "figcaption"
+                    | "button"
+                    | "label"
+                    | "noscript"
+                    | "script"
+                    | "style"
+            )
+        )
+        || is_caption(doc, n, usize::MAX)
 }
 
 /// Clean Readability's result again (it keeps headline copies and bylines), sanitize it and
@@ -381,6 +613,24 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let html = sanitize_html(&fragment, &page.base);
     let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Fewest items of a list of teasers: one or two linked headings may be the article's own list.
+const TEASER_LIST_MIN_ITEMS: usize = 3;
+
+/// A list whose every item holds a heading that is nothing but a link: cards of other stories
+/// ("read more", "most popular"), a headline and a teaser each. An article's own lists hold
+/// points and steps, not linked headings.
+fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
+    let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_tag(c, "li")).collect();
+    items.len() >= TEASER_LIST_MIN_ITEMS
+        && items.iter().all(|&item| {
+            doc.descendants(item).any(|d| {
+                matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
+                    && stats.chars(doc, d) > 0
+                    && stats.prose(doc, d) == 0
+            })
+        })
 }
 
 /// Longest block that is taken for a dateline.
@@ -434,15 +684,23 @@ const CAPTION_WORDS: &[&str] =
 
 /// Class words of an image's box (`div.image` holding the image and its caption).
 const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", "thumbnail"];
-/// Longest text of an image box: a caption, not an article that happens to have a picture.
+/// Longest text of an image box or caption per picture: a caption, not an article that happens
+/// to have a picture.
 const IMAGE_BOX_MAX_CHARS: usize = 400;
 
-fn is_caption(doc: &Document, n: NodeId) -> bool {
+/// A caption, credit, gallery or image box by its class. An image box holds a picture and at
+/// most [`IMAGE_BOX_MAX_CHARS`] of text; a caption-classed block may be longer (a carousel's
+/// captions), but not most of the main text: a `photo-gallery` section or a slideshow that
+/// holds the article is the article (`total`: the main text's characters).
+fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
     let words = class_words(doc, n);
-    words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
-        || (words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
-            && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
-            && doc.text(n).chars().count() <= IMAGE_BOX_MAX_CHARS)
+    let chars = doc.text(n).chars().count();
+    let caption = words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
+        && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
+    let image_box = words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
+        && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
+        && chars <= IMAGE_BOX_MAX_CHARS;
+    caption || image_box
 }
 
 /// The text of a subtree, one paragraph per block element, blank lines between paragraphs.
@@ -456,6 +714,7 @@ fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
         }
         current.clear();
     };
+    let total = doc.text(root).chars().count();
     let end = doc.node(root).end.0;
     let mut open_blocks: Vec<u32> = Vec::new();
     let mut i = root.0 + 1;
@@ -471,7 +730,7 @@ fn block_text(doc: &Document, root: NodeId, marks: &[Mark]) -> String {
                 if marks[id.index()] == Mark::Drop
                     || NOT_PROSE.contains(&&**name)
                     || is_media_figure(doc, id)
-                    || is_caption(doc, id)
+                    || is_caption(doc, id, total)
                 {
                     i = doc.node(id).end.0;
                     continue;

@@ -1,9 +1,12 @@
 //! The publication and modification dates of an article page.
 //!
-//! Sources, most trusted first: the page's machine-readable metadata (meta tags, JSON-LD,
-//! microdata), `<time>` elements, the URL (`/2020/06/07/`, switchable), and last a date
-//! written for people near the headline ([`visible_date`]). Comment dates are never taken:
-//! time elements and visible dates inside comment sections are skipped.
+//! Every source gives its candidates — the page's machine-readable metadata (meta tags,
+//! JSON-LD, microdata), `<time>` elements and elements marked as dates, the URL (`/2020/06/07/`,
+//! switchable), and datelines written for people near the headline — and the day that the
+//! most trusted independent sources agree on wins ([`agreed`]), not the first found. Dates of
+//! comments, related posts, sidebars and footers are refused, copyright lines date nothing,
+//! "updated" lines give the modification, and relative dates ("3 hours ago") count only when
+//! the fetch time is known.
 
 use std::sync::LazyLock;
 
@@ -12,7 +15,7 @@ use regex::Regex;
 use serde::Serialize;
 use url::Url;
 
-use super::metadata::{Metadata, is_comment_zone};
+use super::metadata::{Metadata, class_words, is_comment_zone};
 use crate::dom::{Document, NodeId};
 use crate::engines::timepattern::{self, DateContext, Precision};
 
@@ -40,43 +43,44 @@ pub struct FoundDate {
 }
 
 /// Meta keys (property, name, itemprop or http-equiv, lower-case) that give the publication
-/// date, most specific first.
-const PUBLISHED_META: &[&str] = &[
-    "article:published_time",
-    "article:published",
-    "og:published_time",
-    "og:article:published_time",
-    "datepublished",
-    "article.published",
-    "published_time",
-    "published-date",
-    "publish-date",
-    "publish_date",
-    "publishdate",
-    "publication_date",
-    "pubdate",
-    "pub_date",
-    "sailthru.date",
-    "parsely-pub-date",
-    "dc.date.issued",
-    "dcterms.issued",
-    "dc.date.created",
-    "dcterms.created",
-    "dc.date",
-    "dcterms.date",
-    "citation_publication_date",
-    "citation_date",
-    "originalpublicationdate",
-    "article_date_original",
-    "cxenseparse:recs:publishtime",
-    "rnews:datepublished",
-    "weibo:article:create_at",
-    "og:pubdate",
-    "datecreated",
-    "date",
-    "displaydate",
-    "release_date",
-    "uploaddate",
+/// date, with how much they are trusted: keys that only a publication date fills (4), and keys
+/// that some sites fill with other dates (3: `date`, `dc.date`, creation and upload dates).
+const PUBLISHED_META: &[(&str, f32)] = &[
+    ("article:published_time", 4.0),
+    ("article:published", 4.0),
+    ("og:published_time", 4.0),
+    ("og:article:published_time", 4.0),
+    ("datepublished", 4.0),
+    ("article.published", 4.0),
+    ("published_time", 4.0),
+    ("published-date", 4.0),
+    ("publish-date", 4.0),
+    ("publish_date", 4.0),
+    ("publishdate", 4.0),
+    ("publication_date", 4.0),
+    ("pubdate", 3.0),
+    ("pub_date", 3.0),
+    ("sailthru.date", 3.0),
+    ("parsely-pub-date", 4.0),
+    ("dc.date.issued", 4.0),
+    ("dcterms.issued", 4.0),
+    ("dc.date.created", 3.0),
+    ("dcterms.created", 3.0),
+    ("dc.date", 3.0),
+    ("dcterms.date", 3.0),
+    ("citation_publication_date", 4.0),
+    ("citation_date", 3.0),
+    ("originalpublicationdate", 4.0),
+    ("article_date_original", 4.0),
+    ("cxenseparse:recs:publishtime", 4.0),
+    ("rnews:datepublished", 4.0),
+    ("weibo:article:create_at", 3.0),
+    ("og:pubdate", 3.0),
+    ("datecreated", 3.0),
+    ("date", 3.0),
+    ("displaydate", 3.0),
+    ("release_date", 3.0),
+    ("uploaddate", 3.0),
 ];
 
 /// Meta keys that give the last modification.
@@ -93,66 +97,174 @@ const MODIFIED_META: &[&str] = &[
     "updated_time",
 ];
 
+/// How much each other source is trusted. A JSON-LD article about the page is written by the
+/// CMS for machines, as the publication meta tags are; a JSON-LD web page's date may be the
+/// page's, not the article's. An element marked as the publication date is the byline's; an
+/// unmarked `<time>` or a dateline by the headline usually is. The URL's date is the day the
+/// CMS filed the article (a later edit does not move it).
+const JSON_LD_ARTICLE: f32 = 4.0;
+const JSON_LD_PAGE: f32 = 2.0;
+const TIME_MARKED: f32 = 3.0;
+const TIME_NEAR_HEADLINE: f32 = 2.0;
+const TIME_FIRST: f32 = 1.0;
+const URL_WEIGHT: f32 = 2.0;
+const TEXT_DATELINE: f32 = 2.0;
+const TEXT_BYLINE: f32 = 1.0;
+
 /// Plausible years for a page date: older dates are birthdays and founding years; later ones
 /// are typos or events.
 fn plausible(date: &DateTime<FixedOffset>) -> bool {
     (1995..=Utc::now().year() + 1).contains(&date.year())
 }
 
-/// The page's publication date (`url_dates`: whether the URL may give it).
-pub fn published(doc: &Document, meta: &Metadata, title_node: Option<NodeId>, url_dates: bool) -> Option<FoundDate> {
-    let lang = meta.lang.as_deref();
-    let found = |source| move |date| FoundDate { date, source };
-    // Machine-readable dates, most trusted first.
-    let mut machine: Vec<FoundDate> = PUBLISHED_META
-        .iter()
-        .flat_map(|key| meta.tags.values(key))
-        .filter_map(|v| parse_machine_date(v, lang))
-        .map(found(DateSource::Meta))
-        .collect();
-    machine.extend(
-        meta.json_ld
+/// A date some source gives for the page, and how much that source is trusted.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    date: DateTime<FixedOffset>,
+    source: DateSource,
+    weight: f32,
+}
+
+impl Candidate {
+    /// A timestamp in UTC with a time of day: the day the site showed may be the one before or
+    /// after (02:54 UTC on May 2 is May 1 in New York).
+    fn day_unsure(&self) -> bool {
+        self.date.offset().local_minus_utc() == 0 && self.date.time() != NaiveTime::MIN
+    }
+
+    fn supports(&self, day: NaiveDate) -> bool {
+        let own = self.date.date_naive();
+        own == day || (self.day_unsure() && (own - day).num_days().abs() <= 1)
+    }
+}
+
+/// The date that the most trusted independent sources agree on: each day scores, per source
+/// (meta tags, JSON-LD, time elements, URL, text), the weight of its most trusted candidate
+/// for that day, so that one source repeating itself does not outvote another. A UTC
+/// timestamp supports the days on either side too; a source that knows the site's day then
+/// tips the balance. Ties go to the day a single candidate is most sure of.
+fn agreed(candidates: &[Candidate]) -> Option<FoundDate> {
+    let days: Vec<NaiveDate> = candidates.iter().map(|c| c.date.date_naive()).collect();
+    let score = |day: NaiveDate| -> f32 {
+        let mut best: Vec<(DateSource, f32)> = Vec::new();
+        for c in candidates.iter().filter(|c| c.supports(day)) {
+            match best.iter_mut().find(|(s, _)| *s == c.source) {
+                Some((_, w)) => *w = w.max(c.weight),
+                None => best.push((c.source, c.weight)),
+            }
+        }
+        best.iter().map(|(_, w)| w).sum()
+    };
+    // The candidate that names the day itself, most trusted first (then the first found).
+    let own = |day: NaiveDate| {
+        candidates
             .iter()
-            .filter_map(|n| n.date_published.as_deref().and_then(|v| parse_machine_date(v, lang)))
-            .map(found(DateSource::JsonLd)),
-    );
-    let url = url_dates.then(|| url_date(&doc.url)).flatten();
-    let visible = || visible_date(doc, title_node, meta.lang.as_deref());
-    let first =
-        machine.first().copied().or_else(|| time_element(doc, title_node, lang).map(found(DateSource::TimeElement)));
-    match first {
-        Some(first) => Some(local_day(first, &machine, url, visible)),
-        None => url.map(found(DateSource::Url)).or_else(|| visible().map(found(DateSource::Text))),
-    }
-    .filter(|d| plausible(&d.date))
+            .filter(|c| c.date.date_naive() == day)
+            .max_by(|a, b| a.weight.total_cmp(&b.weight).then(std::cmp::Ordering::Greater))
+    };
+    let day = days.iter().copied().max_by(|&a, &b| {
+        score(a).total_cmp(&score(b)).then_with(|| {
+            let (wa, wb) = (own(a).map_or(0.0, |c| c.weight), own(b).map_or(0.0, |c| c.weight));
+            wa.total_cmp(&wb).then(std::cmp::Ordering::Greater)
+        })
+    })?;
+    own(day).map(|c| FoundDate { date: c.date, source: c.source })
 }
 
-/// Timestamps are often stored in UTC while the page shows its own day: 02:54 UTC on May 2
-/// is May 1 in New York. When the best date is a UTC time, a date within a day of it that
-/// knows the site's day — a machine date with the site's offset, the date written near the
-/// headline, the URL's date — gives the day.
-fn local_day(
-    first: FoundDate,
-    machine: &[FoundDate],
-    url: Option<DateTime<FixedOffset>>,
-    visible: impl FnOnce() -> Option<DateTime<FixedOffset>>,
-) -> FoundDate {
-    let utc_time = first.date.offset().local_minus_utc() == 0 && first.date.time() != NaiveTime::MIN;
-    if !utc_time {
-        return first;
-    }
-    let near = |d: &DateTime<FixedOffset>| (d.date_naive() - first.date.date_naive()).num_days().abs() <= 1;
-    machine
-        .iter()
-        .find(|c| c.date.offset().local_minus_utc() != 0 && near(&c.date))
-        .copied()
-        .or_else(|| visible().filter(near).map(|date| FoundDate { date, source: DateSource::Text }))
-        .or_else(|| url.filter(near).map(|date| FoundDate { date, source: DateSource::Url }))
-        .unwrap_or(first)
+/// What the page says about its dates: the page, its metadata, the headline element, and
+/// what a date written for people is read against.
+pub struct DateInputs<'a> {
+    pub doc: &'a Document,
+    pub meta: &'a Metadata,
+    pub title_node: Option<NodeId>,
+    /// Whether a date in the URL (`/2020/06/07/`) may serve as the publication date.
+    pub url_dates: bool,
+    /// When the page was fetched: relative dates ("3 hours ago") count back from it; without
+    /// it they date nothing.
+    pub fetched: Option<DateTime<FixedOffset>>,
 }
 
-/// The page's last modification date, when it says.
-pub fn modified(meta: &Metadata) -> Option<FoundDate> {
+/// The page's publication and last modification dates.
+pub fn page_dates(inputs: &DateInputs) -> (Option<FoundDate>, Option<FoundDate>) {
+    let shown = shown_dates(inputs.doc, inputs.title_node, inputs.meta.lang.as_deref(), inputs.fetched);
+    (published(inputs, &shown), modified(inputs, &shown))
+}
+
+/// The page's publication date.
+fn published(inputs: &DateInputs, shown: &[Shown]) -> Option<FoundDate> {
+    let DateInputs { doc, meta, url_dates, .. } = *inputs;
+    let lang = meta.lang.as_deref();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    for (key, weight) in PUBLISHED_META {
+        for value in meta.tags.values(key) {
+            if let Some(date) = parse_machine_date(value, lang) {
+                candidates.push(Candidate { date, source: DateSource::Meta, weight: *weight });
+            }
+        }
+    }
+    for node in &meta.json_ld {
+        if let Some(date) = node.date_published.as_deref().and_then(|v| parse_machine_date(v, lang)) {
+            let weight = if node.rank == 2 { JSON_LD_ARTICLE } else { JSON_LD_PAGE };
+            candidates.push(Candidate { date, source: DateSource::JsonLd, weight });
+        }
+    }
+    candidates.extend(shown.iter().filter(|d| !d.modified).map(|d| d.candidate));
+    if let Some(date) = url_dates.then(|| url_date(&doc.url)).flatten() {
+        candidates.push(Candidate { date, source: DateSource::Url, weight: URL_WEIGHT });
+    }
+    if candidates.iter().any(Candidate::day_unsure)
+        && let Some(offset) = site_offset(&candidates, &timestamp_offsets(doc))
+    {
+        for c in candidates.iter_mut().filter(|c| c.day_unsure()) {
+            c.date = c.date.with_timezone(&offset);
+        }
+    }
+    candidates.retain(|c| plausible(&c.date));
+    agreed(&candidates)
+}
+
+/// The UTC offset the site writes its times in, when its timestamps show one other than UTC:
+/// then a UTC timestamp's local day is known.
+fn site_offset(candidates: &[Candidate], offsets: &[FixedOffset]) -> Option<FixedOffset> {
+    let known = candidates.iter().map(|c| *c.date.offset()).chain(offsets.iter().copied());
+    let mut counts: Vec<(FixedOffset, usize)> = Vec::new();
+    for offset in known.filter(|o| o.local_minus_utc() != 0) {
+        match counts.iter_mut().find(|(o, _)| *o == offset) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((offset, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n).map(|(o, _)| o)
+}
+
+static TIMESTAMP_OFFSET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?([+-][0-9]{2}:?[0-9]{2})|[0-9]{2}:[0-9]{2}:[0-9]{2} ([+-][0-9]{4})")
+        .expect("valid regex")
+});
+
+/// The UTC offsets of the timestamps a page holds for machines (`<time datetime>`, JSON-LD and
+/// the page's script data: a TV schedule's or a live blog's as well as the article's, they are
+/// the site's).
+fn timestamp_offsets(doc: &Document) -> Vec<FixedOffset> {
+    let mut offsets = Vec::new();
+    for n in doc.ids() {
+        let text = match doc.tag(n) {
+            Some("time") => doc.attr(n, "datetime").map(str::to_string),
+            Some("script") => doc.children(n).iter().filter_map(|&c| doc.text_node(c)).next().map(str::to_string),
+            _ => None,
+        };
+        let Some(text) = text else { continue };
+        for caps in TIMESTAMP_OFFSET.captures_iter(&text) {
+            offsets.extend(caps.get(1).or_else(|| caps.get(2)).and_then(|m| parse_offset(m.as_str())));
+        }
+    }
+    offsets
+}
+
+/// The page's last modification date, when it says: metadata first, else an "updated" line
+/// or element by the headline.
+fn modified(inputs: &DateInputs, shown: &[Shown]) -> Option<FoundDate> {
+    let meta = inputs.meta;
     let lang = meta.lang.as_deref();
     let from_meta = MODIFIED_META
         .iter()
@@ -164,31 +276,62 @@ pub fn modified(meta: &Metadata) -> Option<FoundDate> {
                 .find_map(|n| n.date_modified.as_deref().and_then(|v| parse_machine_date(v, lang)))
                 .map(|d| (d, DateSource::JsonLd))
         })
-        .filter(|(d, _)| plausible(d))
         .map(|(date, source)| FoundDate { date, source })
+        .or_else(|| {
+            let updates: Vec<Candidate> = shown.iter().filter(|d| d.modified).map(|d| d.candidate).collect();
+            agreed(&updates)
+        })
+        .filter(|d| plausible(&d.date))
+}
+
+/// A date shown on the page (a `<time>` element, an element marked as a date, a dateline),
+/// and whether it says when the page was updated rather than published.
+struct Shown {
+    candidate: Candidate,
+    modified: bool,
 }
 
 /// How far (in nodes of the page) from the headline a `<time>` element may date the article.
 const TIME_ELEMENT_WINDOW: u32 = 400;
 
-/// A `<time>` element (or one marked `pubdate` / `class="published"`) that dates the article:
-/// one explicitly marked as the publication wins; else the nearest to the headline (bylines sit
-/// just before or after it), else, without a headline, the first outside link lists. Comment
-/// sections are skipped.
-fn time_element(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
-    let body = doc.first_tag("body")?;
-    let mut best: Option<(u32, DateTime<FixedOffset>)> = None;
+/// The dates shown for people near the headline: `<time>` elements and elements marked as
+/// dates, and datelines in the text. Dates of comments, related posts, sidebars and footers
+/// are refused; "updated" ones are told apart.
+fn shown_dates(
+    doc: &Document,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Vec<Shown> {
+    let mut shown = time_elements(doc, title_node, lang);
+    shown.extend(datelines(doc, title_node, lang, fetched));
+    shown
+}
+
+/// Class words of the elements that mark a publication date, and an update.
+const PUBLISHED_CLASSES: &[&str] = &["published", "entry-date", "dt-published", "date-published", "pubdate"];
+const UPDATED_CLASSES: &[&str] = &["updated", "modified", "dt-updated", "date-modified", "lastmodified"];
+
+/// `<time>` elements and elements marked as dates: those marked as the publication (or the
+/// update), and the unmarked `<time>` nearest the headline (without a headline, the first).
+fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Vec<Shown> {
+    let Some(body) = doc.first_tag("body") else { return Vec::new() };
+    let mut shown = Vec::new();
+    let mut nearest: Option<(u32, Candidate)> = None;
     for n in doc.descendants(body) {
         let Some(tag) = doc.tag(n) else { continue };
-        let is_time = tag == "time";
-        let marked = doc.attr(n, "pubdate").is_some()
-            || doc.attr(n, "class").is_some_and(|c| {
-                c.split_ascii_whitespace().any(|c| matches!(c, "published" | "entry-date" | "dt-published"))
-            });
-        if !is_time && !marked {
+        let class = doc.attr(n, "class").unwrap_or_default().to_ascii_lowercase();
+        let classes: Vec<&str> = class.split_ascii_whitespace().collect();
+        let itemprop = doc.attr(n, "itemprop").unwrap_or_default().to_ascii_lowercase();
+        let marked_published = doc.attr(n, "pubdate").is_some()
+            || classes.iter().any(|c| PUBLISHED_CLASSES.contains(c))
+            || itemprop.split_ascii_whitespace().any(|p| p == "datepublished");
+        let marked_updated = classes.iter().any(|c| UPDATED_CLASSES.contains(c))
+            || itemprop.split_ascii_whitespace().any(|p| p == "datemodified");
+        if tag != "time" && !marked_published && !marked_updated {
             continue;
         }
-        if is_comment_zone(doc, n) {
+        if is_elsewhere(doc, n, title_node) {
             continue;
         }
         let value = doc
@@ -200,24 +343,71 @@ fn time_element(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) 
         let Some(date) = parse_machine_date(&value, lang).or_else(|| read_visible_date(&value, lang)) else {
             continue;
         };
-        if marked {
-            return Some(date);
+        if marked_published || marked_updated {
+            let candidate = Candidate { date, source: DateSource::TimeElement, weight: TIME_MARKED };
+            shown.push(Shown { candidate, modified: marked_updated && !marked_published });
+            continue;
         }
         let distance = match title_node {
             Some(t) => t.0.abs_diff(n.0),
-            None if in_link_list(doc, n) => continue,
             None => n.0,
         };
-        if best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, date));
+        if title_node.is_some_and(|_| distance > TIME_ELEMENT_WINDOW) {
+            continue;
+        }
+        if nearest.is_none_or(|(d, _)| distance < d) {
+            let weight = if title_node.is_some() { TIME_NEAR_HEADLINE } else { TIME_FIRST };
+            nearest = Some((distance, Candidate { date, source: DateSource::TimeElement, weight }));
         }
     }
-    best.filter(|&(d, _)| title_node.is_none() || d <= TIME_ELEMENT_WINDOW).map(|(_, date)| date)
+    shown.extend(nearest.map(|(_, candidate)| Shown { candidate, modified: false }));
+    shown
 }
 
-/// Whether a node sits in a list of links to other pages (related posts, "latest news").
-fn in_link_list(doc: &Document, node: NodeId) -> bool {
-    doc.ancestors(node).take(6).any(|a| matches!(doc.tag(a), Some("li" | "nav" | "aside")))
+/// Class words of the parts of a page that date other pages or other people's words: related
+/// and recommended posts, sidebars and their widgets, comments.
+const ELSEWHERE_STEMS: &[&str] =
+    &["related", "recommend", "popular", "trending", "sidebar", "widget", "comment", "disqus", "respond", "replies"];
+
+/// Whether a node dates something else than the page: it sits in a comment section, a list of
+/// related posts, a sidebar, the page's navigation or footer, or a list item beside a link to
+/// another page. The parts that hold the headline are the article's, whatever they are called.
+fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> bool {
+    if is_comment_zone(doc, node) {
+        return true;
+    }
+    std::iter::once(node)
+        .chain(doc.ancestors(node))
+        .filter(|&a| doc.is_element(a))
+        .take_while(|&a| title_node.is_none_or(|t| !doc.contains(a, t)))
+        .any(|a| {
+            matches!(doc.tag(a), Some("nav" | "aside" | "menu"))
+                || (doc.is_tag(a, "footer") && !is_post_footer(doc, a, title_node))
+                || class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)))
+                || (doc.is_tag(a, "li") && links_elsewhere(doc, a, node))
+        })
+}
+
+/// A post's own `<footer>` (its byline and date below the headline), not the page's: inside an
+/// `<article>`, or beside the headline's header.
+fn is_post_footer(doc: &Document, footer: NodeId, title_node: Option<NodeId>) -> bool {
+    doc.ancestors(footer).any(|b| doc.is_tag(b, "article"))
+        || title_node.is_some_and(|t| doc.parent(footer).is_some_and(|p| doc.contains(p, t)))
+}
+
+/// Whether an element holds a link to another page (not an anchor of this one), other than
+/// one the date itself is written in (a date linking to the day's archive).
+fn links_elsewhere(doc: &Document, element: NodeId, date: NodeId) -> bool {
+    let links = doc.descendants(element).filter(|&d| doc.is_tag(d, "a") && !doc.contains(d, date));
+    links.filter_map(|a| doc.attr(a, "href")).any(|href| {
+        doc.resolve(href).is_some_and(|u| {
+            let mut here = doc.url.clone();
+            here.set_fragment(None);
+            let mut there = u;
+            there.set_fragment(None);
+            there != here
+        })
+    })
 }
 
 static URL_DATE: LazyLock<Regex> = LazyLock::new(|| {
@@ -248,37 +438,100 @@ fn utc() -> FixedOffset {
 const VISIBLE_DATE_WINDOW: usize = 60;
 /// How many text nodes before the headline are searched (section and date lines above it).
 const VISIBLE_DATE_BEFORE: usize = 12;
-/// Longest texts that count as a dateline (tried in turn) or a byline with a date.
-const VISIBLE_DATE_MAX_CHARS: [usize; 2] = [40, 80];
+/// Longest texts that count as a dateline, and as a byline with a date: a date in a sentence
+/// ("On July 31, the senators…") is an event.
+const DATELINE_MAX_CHARS: usize = 40;
+const BYLINE_MAX_CHARS: usize = 80;
 
-/// The last resort: a date written for people near the headline (the byline's "June 7, 2020").
-/// Of the dates in the text nodes around the headline, the nearest wins; without a headline,
-/// the first in the body.
+/// Words that say a date is an update, not the publication (in the page's languages).
+#[rustfmt::skip]
+const UPDATE_WORDS: &[&str] = &[
+    "updated", "update", "modified", "edited", "revised", "mis à jour", "mise à jour", "modifié", "actualisé",
+    "aktualisiert", "geändert", "actualizado", "actualización", "atualizado", "atualização", "aggiornato",
+    "bijgewerkt", "zaktualizowano", "обновлено", "güncelleme", "güncellendi", "更新", "修改", "수정", "업데이트",
+];
+/// Marks of a copyright line: its year or date is the site's, not the article's.
+const COPYRIGHT_MARKS: &[&str] = &["©", "(c)", "copyright", "版权", "著作権"];
+
+/// Datelines near the headline: of the dates in the text nodes around it, the nearest short
+/// one (a dateline), else the nearest byline-length one; one that says "updated" is the
+/// modification. Without a headline, the first in the body.
 ///
 /// This function decides *where* to look; [`read_visible_date`] decides *how* a text reads
 /// as a date. The time-pattern engine's multilingual DB belongs there.
-pub fn visible_date(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
-    let body = doc.first_tag("body")?;
+fn datelines(
+    doc: &Document,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Vec<Shown> {
+    let Some(body) = doc.first_tag("body") else { return Vec::new() };
     let texts: Vec<NodeId> = doc.descendants(body).filter(|&n| doc.is_content_text(n)).collect();
     // Position of the headline among the text nodes.
     let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
     let from = if title_node.is_some() { anchor.saturating_sub(VISIBLE_DATE_BEFORE) } else { 0 };
     let to = (anchor + VISIBLE_DATE_WINDOW).min(texts.len());
-    let mut candidates: Vec<(usize, NodeId)> = (from..to).map(|i| (i.abs_diff(anchor), texts[i])).collect();
-    candidates.sort_by_key(|&(distance, n)| (distance, n));
-    let texts: Vec<&str> = candidates
-        .into_iter()
-        .map(|(_, n)| n)
-        // The headline's own words and comments date something else.
-        .filter(|&n| title_node.is_none_or(|t| !doc.contains(t, n)))
-        .filter(|&n| !is_comment_zone(doc, n))
-        .filter_map(|n| doc.text_node(n).map(str::trim))
-        .collect();
-    // A date in a sentence ("On July 31, the senators…") is an event; a dateline's date
-    // stands nearly alone: short texts first.
-    VISIBLE_DATE_MAX_CHARS
-        .iter()
-        .find_map(|&max| texts.iter().filter(|t| t.chars().count() <= max).find_map(|t| read_visible_date(t, lang)))
+    let mut nearby: Vec<(usize, usize)> = (from..to).map(|i| (i.abs_diff(anchor), i)).collect();
+    nearby.sort();
+    let mut shown = Vec::new();
+    for (max, weight) in [(DATELINE_MAX_CHARS, TEXT_DATELINE), (BYLINE_MAX_CHARS, TEXT_BYLINE)] {
+        let mut found = [false, false];
+        for &(_, i) in &nearby {
+            let n = texts[i];
+            // The headline's own words date something else.
+            if title_node.is_some_and(|t| doc.contains(t, n)) {
+                continue;
+            }
+            let Some(text) = doc.text_node(n).map(str::trim).filter(|t| t.chars().count() <= max) else { continue };
+            let lower = text.to_lowercase();
+            if COPYRIGHT_MARKS.iter().any(|m| lower.contains(m)) {
+                continue;
+            }
+            let Some(date) = read_shown_date(text, lang, fetched) else { continue };
+            if is_elsewhere(doc, n, title_node) {
+                continue;
+            }
+            // "Updated:" may be a label of its own just before the date (a label has no date).
+            let label = i
+                .checked_sub(1)
+                .and_then(|j| doc.text_node(texts[j]))
+                .filter(|l| l.len() <= 40 && !l.chars().any(|c| c.is_ascii_digit()))
+                .unwrap_or_default()
+                .to_lowercase();
+            let modified = UPDATE_WORDS.iter().any(|w| lower.contains(w) || label.contains(w));
+            if !found[usize::from(modified)] {
+                found[usize::from(modified)] = true;
+                shown.push(Shown { candidate: Candidate { date, source: DateSource::Text, weight }, modified });
+            }
+            if found == [true, true] {
+                break;
+            }
+        }
+        if found[0] {
+            break;
+        }
+    }
+    shown
+}
+
+/// A day written for people, as [`read_visible_date`] reads it; a relative date ("3 hours
+/// ago", "June 7" without a year) only when the fetch time says what it counts from.
+fn read_shown_date(
+    text: &str,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Option<DateTime<FixedOffset>> {
+    let Some(fetched) = fetched else { return read_visible_date(text, lang) };
+    let text = text.trim();
+    if text.is_empty() || text.len() > 200 {
+        return None;
+    }
+    let mut context = DateContext::new(fetched);
+    if let Some(lang) = lang {
+        context = context.with_lang(lang);
+    }
+    let found = timepattern::parse_date(text, &context)?;
+    (found.precision >= Precision::Day).then_some(found.date).filter(plausible)
 }
 
 /// A day written for people in `text`, in the page's language (which orders numeric dates

@@ -135,8 +135,9 @@ pub fn json_ld(doc: &Document) -> Vec<LdNode> {
         let raw = doc.text(n);
         let raw = raw.trim().trim_start_matches("//<![CDATA[").trim_start_matches("<![CDATA[");
         let raw = raw.trim_end_matches("//]]>").trim_end_matches("]]>").trim().trim_end_matches(';');
-        // Broken JSON-LD is common (trailing commas, two objects in one script); it is skipped.
-        if let Ok(value) = serde_json::from_str::<Value>(raw) {
+        // Broken JSON-LD is common: two objects one after the other in one script are read
+        // both; what follows a syntax error (a trailing comma) is skipped.
+        for value in serde_json::Deserializer::from_str(raw).into_iter::<Value>().map_while(Result::ok) {
             walk_ld(&value, &mut nodes, 0);
         }
     }
@@ -278,7 +279,11 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
         SITE_NAME_META.iter().flat_map(|k| tags.values(k)).map(title_key).filter(|k| !k.is_empty()).collect();
     let mut title_parts = title_parts(&page_title);
     title_parts.retain(|p| !site_names.contains(&title_key(p)) && !title_candidates.contains(p));
-    title_parts.sort_by_key(|p| std::cmp::Reverse(p.chars().count()));
+    // The headline's words are in the article's URL (`/2012/10/gwt-25-final-is-here.html`), the
+    // site's name seldom is; then the longer part.
+    let url_words: Vec<String> = title_key(doc.url.path()).split(' ').map(str::to_string).collect();
+    let in_url = |part: &str| title_key(part).split(' ').filter(|w| url_words.iter().any(|u| u == w)).count();
+    title_parts.sort_by_key(|p| (std::cmp::Reverse(in_url(p)), std::cmp::Reverse(p.chars().count())));
     let title_node = headline_node(doc, &title_candidates).or_else(|| headline_node(doc, &title_parts));
     let title = title_node
         .map(|n| doc.text(n))
@@ -323,7 +328,8 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
 /// `"Headline | Site"` → `["Headline", "Site"]`.
 fn title_parts(title: &str) -> Vec<String> {
     let mut parts = Vec::new();
-    for separator in [" | ", " - ", " – ", " — ", " :: ", " » ", " · ", " : "] {
+    // `Blog name: Headline` (Blogger) as well as `Headline | Site`.
+    for separator in [" | ", " - ", " – ", " — ", " :: ", " » ", " · ", " : ", ": "] {
         if title.contains(separator) {
             parts.extend(title.split(separator).map(str::trim).filter(|p| !p.is_empty()).map(str::to_string));
         }
@@ -347,25 +353,38 @@ fn headline_node(doc: &Document, candidates: &[String]) -> Option<NodeId> {
         .descendants(body)
         .filter(|&n| matches!(doc.tag(n), Some("h1" | "h2" | "h3")))
         .filter(|&n| !doc.ancestors(n).any(|a| matches!(doc.tag(a), Some("nav" | "a"))))
+        .filter(|&n| !links_home(doc, n))
         .map(|n| (n, title_key(&doc.text(n))))
         .filter(|(_, text)| !text.is_empty())
         .collect();
-    let keys: Vec<String> = candidates.iter().map(|c| title_key(c)).filter(|k| !k.is_empty()).collect();
+    // A candidate made of parts (`Blog: Headline`) is matched whole only: which part a heading
+    // holds is for its parts to say, the headline's before the site's name.
+    let keys: Vec<(String, bool)> =
+        candidates.iter().map(|c| (title_key(c), title_parts(c).is_empty())).filter(|(k, _)| !k.is_empty()).collect();
     // Equal, or one holds the other and is not much longer (a headline with a kicker, a
     // `<title>` with the site's name; not the site's name alone).
-    let matches = |text: &str, key: &str| {
+    let matches = |text: &str, key: &str, lenient: bool| {
         let (short, long) = if text.len() <= key.len() { (text, key) } else { (key, text) };
-        short == long || (short.len() >= 10 && 2 * short.len() >= long.len() && long.contains(short))
+        short == long || (lenient && short.len() >= 10 && 2 * short.len() >= long.len() && long.contains(short))
     };
-    for key in &keys {
+    for (key, lenient) in &keys {
         for level in ["h1", "h2", "h3"] {
-            if let Some((n, _)) = headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key)) {
+            if let Some((n, _)) =
+                headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key, *lenient))
+            {
                 return Some(*n);
             }
         }
     }
     let h1s: Vec<NodeId> = headings.iter().map(|(n, _)| *n).filter(|&n| doc.is_tag(n, "h1")).collect();
     (keys.is_empty() && h1s.len() == 1).then(|| h1s[0])
+}
+
+/// A heading that links to the site's home page names the site (`<h1><a href="/">Blog</a></h1>`).
+fn links_home(doc: &Document, heading: NodeId) -> bool {
+    doc.descendants(heading).filter(|&d| doc.is_tag(d, "a")).filter_map(|a| doc.attr(a, "href")).any(|href| {
+        doc.resolve(href).is_some_and(|u| u.host() == doc.url.host() && u.path() == "/" && u.query().is_none())
+    })
 }
 
 /// `By Jane Doe` → `Jane Doe`.
@@ -486,6 +505,14 @@ mod tests {
         let nodes = json_ld(&d);
         assert_eq!(nodes.len(), 1);
         assert_eq!(nodes[0].headline.as_deref(), Some("B"));
+        // Two objects in one script, the second one broken: the first is read.
+        let d = doc(
+            r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"C","datePublished":"2020-10-26"}
+            {"@type":"BreadcrumbList",}</script>"#,
+        );
+        let nodes = json_ld(&d);
+        assert_eq!(nodes.len(), 1);
+        assert_eq!(nodes[0].date_published.as_deref(), Some("2020-10-26"));
     }
 
     #[test]
@@ -516,6 +543,22 @@ mod tests {
         let node = meta.title_node.unwrap();
         assert!(d.ancestors(node).any(|a| d.is_tag(a, "article")));
         assert_eq!(meta.title.as_deref(), Some("Storm hits the coast"));
+    }
+
+    #[test]
+    fn the_headline_is_the_title_part_in_the_url_not_the_site_name_linking_home() {
+        // `Blog name: Headline`, the blog's name longer than the headline and in an `<h1>`.
+        let html = r#"<head><title>Town Council Weekly Blog: Bridge vote delayed</title></head><body>
+            <h1>Town Council Weekly Blog</h1><h3 class="post-title"><a href="/2020/06/bridge-vote-delayed.html">Bridge vote delayed</a></h3>
+            <p>Text.</p></body>"#;
+        let d = parse_str(html, &Url::parse("https://town.example/2020/06/bridge-vote-delayed.html").unwrap()).unwrap();
+        assert_eq!(collect(&d, None).title.as_deref(), Some("Bridge vote delayed"));
+        // Without a telling URL, a heading that links home names the site.
+        let html = r#"<head><title>Bridge vote delayed in town | Town News</title></head><body>
+            <h1><a href="/">Town News</a></h1><h2>Bridge vote delayed in town</h2></body>"#;
+        let d = parse_str(html, &Url::parse("https://town.example/p?id=12").unwrap()).unwrap();
+        let meta = collect(&d, None);
+        assert!(d.is_tag(meta.title_node.unwrap(), "h2"), "{:?}", meta.title);
     }
 
     #[test]

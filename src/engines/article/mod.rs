@@ -21,7 +21,7 @@ use chrono::{DateTime, FixedOffset};
 use serde::Serialize;
 use url::Url;
 
-use crate::dom::Document;
+use crate::dom::{Document, NodeId};
 pub use date::{DateSource, FoundDate};
 pub use metadata::Metadata;
 
@@ -35,11 +35,14 @@ pub struct Hints {
     pub description: Option<String>,
     /// Whether a date in the URL (`/2020/06/07/`) may serve as the publication date.
     pub url_dates: bool,
+    /// When the page was fetched, if it was just now: relative dates on it ("3 hours ago")
+    /// count back from it. A page read later (a saved file) has none.
+    pub fetched: Option<DateTime<FixedOffset>>,
 }
 
 impl Default for Hints {
     fn default() -> Hints {
-        Hints { title: None, description: None, url_dates: true }
+        Hints { title: None, description: None, url_dates: true, fetched: None }
     }
 }
 
@@ -59,6 +62,9 @@ pub struct Article {
     pub content_html: Option<String>,
     /// Plain text, paragraphs separated by blank lines.
     pub content_text: Option<String>,
+    /// The headline element on the page, when one matches the metadata.
+    #[serde(skip)]
+    pub title_node: Option<NodeId>,
 }
 
 impl Article {
@@ -71,8 +77,7 @@ impl Article {
 /// Metadata and main content of an article page.
 pub fn extract(doc: &Document, hints: &Hints) -> Article {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    let published = date::published(doc, &meta, meta.title_node, hints.url_dates);
-    let modified = date::modified(&meta);
+    let (published, modified) = date::page_dates(&date_inputs(doc, &meta, hints));
     let content = main_content(doc, &meta, hints);
     Article {
         title: meta.title.clone(),
@@ -84,13 +89,18 @@ pub fn extract(doc: &Document, hints: &Hints) -> Article {
         lead_image: meta.lead_image.clone(),
         content_html: content.as_ref().map(|c| c.html.clone()),
         content_text: content.map(|c| c.text),
+        title_node: meta.title_node,
     }
 }
 
 /// Only the dates: cheaper than [`extract`] when the content is not wanted.
 pub fn dates(doc: &Document, hints: &Hints) -> (Option<FoundDate>, Option<FoundDate>) {
     let meta = metadata::collect(doc, hints.title.as_deref());
-    (date::published(doc, &meta, meta.title_node, hints.url_dates), date::modified(&meta))
+    date::page_dates(&date_inputs(doc, &meta, hints))
+}
+
+fn date_inputs<'a>(doc: &'a Document, meta: &'a Metadata, hints: &Hints) -> date::DateInputs<'a> {
+    date::DateInputs { doc, meta, title_node: meta.title_node, url_dates: hints.url_dates, fetched: hints.fetched }
 }
 
 /// The generic extractor's content, unless the caller's hint (the feed item's description)
@@ -103,6 +113,7 @@ fn main_content(doc: &Document, meta: &Metadata, hints: &Hints) -> Option<conten
         title: meta.title.as_deref(),
         title_node: meta.title_node,
         author: meta.author.as_deref(),
+        description: meta.description.as_deref(),
     };
     let generic = content::extract(doc, body, &landmarks);
     let Some(hint_text) = hint_text(doc, hints) else { return generic };

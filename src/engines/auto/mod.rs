@@ -32,8 +32,9 @@ use chrono::{DateTime, FixedOffset};
 use serde::Serialize;
 use url::Url;
 
-use crate::dom::Document;
-use crate::engines::article::{Article, DateSource};
+use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::engines::article::Article;
+use crate::engines::links::Link;
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
 use crate::engines::timepattern::{self, DateContext, DateRole, TimeNode, TimePatternDb};
@@ -58,13 +59,23 @@ pub struct Analysis {
     pub extraction: Extraction,
 }
 
+/// A main text of its own shorter than this (weighted characters: about 50 English words, or
+/// 150 Chinese characters; a news brief is longer) is a teaser or a site's blurb, not an
+/// article.
+const MIN_ARTICLE_CHARS: usize = 300;
+/// Text nodes shorter than this are not looked up in the main text: dates, counts and labels
+/// appear anywhere, and a record's prose is made of longer runs.
+const MIN_MATCHED_CHARS: usize = 12;
+/// A main text of a short article (weighted characters: a sentence or two) is one when its
+/// headline leads the page's list: below it, a sidebar's label or a comment.
+const MIN_SHORT_ARTICLE_CHARS: usize = 80;
 /// The least focus (share of a record's headline text that goes to its own item) of a list
 /// that is a page's content: page blocks that hold an article and its comments spread over
 /// many links.
 const LIST_FOCUS: f32 = 0.8;
-
-/// A main text shorter than this (about 80 English words) is a teaser, not an article.
-const MIN_ARTICLE_CHARS: usize = 500;
+/// Text beside a list (characters) from which the list is not the page's content: about 80
+/// English words, an article's length rather than an archive's introduction.
+const MAX_TEXT_BESIDE_LIST: usize = 500;
 
 /// A candidate of the repeated-pattern engine with the votes of the other two.
 #[derive(Debug, Clone)]
@@ -168,7 +179,7 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             && f.text_chars < f.title_chars
             && f.placement >= 1.0
             && f.focus >= LIST_FOCUS
-            && (candidate.text_beside(doc) as usize) < MIN_ARTICLE_CHARS
+            && (candidate.text_beside(doc) as usize) < MAX_TEXT_BESIDE_LIST
     };
     let article_page = structured.page_is_article && !ranked.first().is_some_and(holds_the_page);
     let choice = match ranked.first() {
@@ -357,29 +368,32 @@ fn records_extraction(
 }
 
 impl Analysis {
-    /// Whether the page is an article (so its main content is what `inspect` shows), given
-    /// what the article extractor made of it. An article says so in its metadata (a
-    /// publication date in meta tags, JSON-LD or its URL; JSON-LD about itself), or has no list
-    /// of items, or has a main text of its own beside an undated list — a text of some length
-    /// that holds fewer than half of the items' titles: then the records are related posts or a
-    /// menu. On a list page, the main text found is short (one teaser) or is the list itself.
-    pub fn is_article_page(&self, article: &Article) -> bool {
-        let declared =
-            matches!(article.published_source, Some(DateSource::Meta | DateSource::JsonLd | DateSource::Url));
+    /// Whether the page is an article rather than a list of items, given what the article
+    /// extractor made of it: a page without a list is one; else the main text must have a
+    /// text of its own — at least [`MIN_ARTICLE_CHARS`] beyond what the list's records hold —,
+    /// or be a short article's sentences under a headline that every record of an undated list
+    /// follows.
+    /// On a list page the main text is missing, a teaser, or the records themselves (full
+    /// posts on a blog's homepage); on an article page the list is its related posts, menus
+    /// or comments, beside the text, or a list of links inside it that holds little of it.
+    ///
+    /// Metadata is no evidence either way: list pages of many generators carry
+    /// `og:type=article` and a publication date.
+    pub fn is_article_page(&self, doc: &Document, article: &Article) -> bool {
         let page = &self.extraction.page;
-        let beside_the_list = || {
-            let Some(content) = article.content_text.as_deref().filter(|t| t.chars().count() >= MIN_ARTICLE_CHARS)
-            else {
-                return false;
-            };
-            let titles: Vec<&str> = page.items().map(|item| item.title.as_str()).filter(|t| !t.is_empty()).collect();
-            let inside = titles.iter().filter(|title| content.contains(**title)).count();
-            inside * 2 < titles.len()
-        };
-        declared
-            || self.structured.page_is_article
-            || page.subjects.is_empty()
-            || (self.extraction.engine == Engine::RepeatedPattern && beside_the_list())
+        if page.item_count() == 0 {
+            return true;
+        }
+        let Some(content) = article.content_text.as_deref() else { return false };
+        let total = weight(content);
+        let records = item_records(doc, &self.repeated.links, page, article.title_node);
+        if total >= MIN_SHORT_ARTICLE_CHARS && headline_leads_an_undated_list(doc, page, &records, article.title_node) {
+            return true;
+        }
+        if total < MIN_ARTICLE_CHARS {
+            return false;
+        }
+        total.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
     }
 
     /// The candidates with their scores and votes, and why the winner won.
@@ -478,4 +492,85 @@ impl Analysis {
 
 fn round(value: f32) -> f32 {
     (value * 1000.0).round() / 1000.0
+}
+
+/// Weighted characters: a CJK character carries about two Latin letters' worth of text.
+fn weight(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).map(|c| if is_cjk(c) { 2 } else { 1 }).sum()
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
+}
+
+/// Whether the page's headline (the heading its metadata names) comes before every record of a
+/// list that is mostly undated: an article's related links, menu or comments follow its
+/// headline; a list page's records are dated posts, and its heading, if any, names the site.
+fn headline_leads_an_undated_list(doc: &Document, page: &Page, records: &[NodeId], title: Option<NodeId>) -> bool {
+    let Some(title) = title else { return false };
+    let dated = page.items().filter(|item| item.date.is_some()).count();
+    2 * dated <= page.item_count() && records.iter().all(|r| r.0 >= doc.node(title).end.0)
+}
+
+/// The element of each item of the list: the outermost ancestor of a link to the item that
+/// holds no link to another item (the record's card, post or row), whatever engine made the
+/// list. An element that holds the page's headline is the article, not a record of a list
+/// beside it (a list of two links, one in the text and one elsewhere, climbs that far).
+fn item_records(doc: &Document, links: &[Link], page: &Page, title_node: Option<NodeId>) -> Vec<NodeId> {
+    let items: HashSet<Url> = page.items().filter_map(|i| i.link.as_ref()).map(without_fragment).collect();
+    let mut anchors: Vec<(NodeId, Url)> =
+        links.iter().map(|l| (l.node, without_fragment(&l.url))).filter(|(_, url)| items.contains(url)).collect();
+    anchors.sort_by_key(|(n, _)| *n);
+    let holds_other = |element: NodeId, url: &Url| {
+        let end = doc.node(element).end;
+        let from = anchors.partition_point(|(n, _)| *n < element);
+        anchors[from..].iter().take_while(|(n, _)| *n < end).any(|(_, u)| u != url)
+    };
+    let mut records: Vec<NodeId> = Vec::new();
+    for (anchor, url) in &anchors {
+        let mut record = *anchor;
+        while let Some(parent) = doc.parent(record).filter(|&p| doc.is_element(p) && !holds_other(p, url)) {
+            record = parent;
+        }
+        if title_node.is_some_and(|t| doc.contains(record, t))
+            || doc.is_tag(record, "body")
+            || doc.is_tag(record, "html")
+        {
+            continue;
+        }
+        records.push(record);
+    }
+    records.sort();
+    // A record inside another (two links to one item) counts once.
+    records.dedup_by(|inner, outer| doc.contains(*outer, *inner));
+    records
+}
+
+/// Weighted characters of the records that the main text runs through: a record whose longer
+/// texts the main text holds (half of them: a teaser may be cut short) counts with all its
+/// text, the short pieces of code and labels included. A record that alone holds half the main
+/// text is the article itself (a link to an item in its text, the other item elsewhere), not
+/// one of several records the main text runs through.
+fn text_in(doc: &Document, records: &[NodeId], content: &str) -> usize {
+    let total = weight(content);
+    let mut covered = 0;
+    for &record in records {
+        let (mut long, mut found, mut all) = (0, 0, 0);
+        for n in doc.descendants(record).filter(|&n| doc.is_content_text(n)) {
+            let Some(text) = doc.text_node(n) else { continue };
+            let text = collapse_whitespace(text);
+            let chars = weight(&text);
+            all += chars;
+            if text.chars().count() >= MIN_MATCHED_CHARS {
+                long += chars;
+                if content.contains(&text) {
+                    found += chars;
+                }
+            }
+        }
+        if found > 0 && 2 * found >= long && 2 * all < total {
+            covered += all;
+        }
+    }
+    covered
 }
