@@ -431,10 +431,8 @@ fn article_pages_are_articles_and_list_pages_are_lists() {
     let not_articles: Vec<&str> =
         articles.iter().filter(|p| !kind(&p.bytes().unwrap(), &p.url)).map(|p| p.id.as_str()).collect();
     assert_eq!(not_articles, Vec::<&str>::new(), "of {} zyte pages", articles.len());
-    let homepages: Vec<ListPage> = common::tune_pages(ListSet::Sitepairs)
-        .into_iter()
-        .filter(|p| p.name.ends_with("/index.html"))
-        .collect();
+    let homepages: Vec<ListPage> =
+        common::tune_pages(ListSet::Sitepairs).into_iter().filter(|p| p.name.ends_with("/index.html")).collect();
     let as_articles = homepages.iter().filter(|p| kind(&p.bytes().unwrap(), &p.url)).count();
     // A few blog homepages show one whole post with its publication date in the metadata.
     assert!(as_articles * 4 <= homepages.len(), "{as_articles} of {} homepages taken for articles", homepages.len());

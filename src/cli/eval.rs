@@ -38,8 +38,7 @@ pub fn run(corpus_dir: &Path, algorithm: Algorithm, json: bool) -> anyhow::Resul
     let templates = template::evaluate(corpus_dir, None).with_context(|| cannot("templates"))?;
 
     if json {
-        let report =
-            serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(None), "report": templates } });
+        let report = serde_json::json!({ "lists": lists, "templates": { "totals": templates.totals(None), "report": templates } });
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!("{}\n\n{articles}\n\n{dates}\n\n{site_articles}\n\n{templates}", lists.table());

@@ -192,7 +192,8 @@ impl fmt::Display for ArticleReport {
             }
             let mut table = HalfTable::new(&format!("articles/{set}"));
             let mut row = |name: &str, cell: &dyn Fn(&ArticleReport) -> String| {
-                table.row(name, [&halves[0], &halves[1]].map(|r| if r.pages.is_empty() { "-".into() } else { cell(r) }));
+                table
+                    .row(name, [&halves[0], &halves[1]].map(|r| if r.pages.is_empty() { "-".into() } else { cell(r) }));
             };
             row("pages", &|r| r.pages.len().to_string());
             row("token F1 (P / R)", &|r| format!("{:.3} ({:.3} / {:.3})", r.f1(), r.precision(), r.recall()));

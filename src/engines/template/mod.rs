@@ -24,6 +24,7 @@ pub mod dice;
 pub mod links;
 pub mod list;
 pub mod paths;
+pub mod regions;
 pub mod text;
 
 use chrono::{DateTime, Utc};
@@ -33,7 +34,7 @@ use crate::dom::Document;
 use crate::engines::rules::{ArticleRule, Field, Place, Rule, SubjectRule, Support};
 use crate::feed::reader::TrainingFeed;
 
-pub use apply::{article_item, content_text, extract, list_items, template_article};
+pub use apply::{Applied, apply, article_item, content_text, extract, template_article};
 
 use dates::DateReader;
 use links::{LinkShape, Site};
@@ -105,7 +106,7 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
                     found(labels.author.is_some()),
                     found(labels.date.is_some()),
                 ));
-                article_pages.push(article::PageLabels { doc, labels });
+                article_pages.push(article::PageLabels { doc, item: &feed.items[index], labels });
             }
             None => {
                 let labels = list::label(doc, &feed.items, &site, &dates);
@@ -138,23 +139,46 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
     if list_pages.is_empty() {
         reasons.push("no list page was given".to_string());
     } else {
-        match list::induce(&list_pages, &site, &dates) {
-            Some(learned) => {
-                rule.support.insert(Place::Item(0), learned.item_support);
-                for (field, support) in &learned.field_support {
-                    rule.support.insert(Place::ItemField(0, *field), *support);
-                }
-                rule.subjects.push(SubjectRule { path: learned.subject, title: None, item: learned.item });
-                let docs: Vec<&Document> = list_pages.iter().map(|p| p.doc).collect();
-                rule.urls = links::list_patterns(&docs, &shapes);
+        let layouts = list::induce(&list_pages, &site, &dates);
+        if layouts.is_empty() {
+            reasons.push("fewer than 2 feed items were found in a list of the list pages".to_string());
+        }
+        // One list part per layout of the list pages given, the main one (most items) first.
+        for (n, learned) in layouts.into_iter().enumerate() {
+            rule.support.insert(Place::Item(n), learned.item_support);
+            for (field, support) in &learned.field_support {
+                rule.support.insert(Place::ItemField(n, *field), *support);
             }
-            None => reasons.push("fewer than 2 feed items were found in a list of the list pages".to_string()),
+            rule.subjects.push(SubjectRule { path: learned.subject, title: None, item: learned.item });
+        }
+        if !rule.subjects.is_empty() {
+            let docs: Vec<&Document> = list_pages.iter().map(|p| p.doc).collect();
+            rule.urls = links::list_patterns(&docs, &shapes);
         }
     }
     if article_pages.is_empty() {
         reasons.push("no article page (a page a feed item links to) was given".to_string());
     } else {
-        let (mut part, support) = article::induce(&article_pages, &dates);
+        let (mut part, mut support) = article::induce(&article_pages, &dates);
+        // The content path is kept only where it reproduces the feed's full text at least as
+        // well as the generic extractor does (which then reads the content instead).
+        if let Some(content) = &part.content
+            && let Some(comparison) = article::compare_content(content, &article_pages)
+        {
+            let verdict = if comparison.keeps_path() { "kept" } else { "dropped" };
+            notes.push(format!(
+                "content path {verdict}: word F1 against the feed's full text {:.3}, the generic extractor's {:.3} \
+                 (on {} page{} where it is not near perfect)",
+                comparison.path_f1,
+                comparison.generic_f1,
+                comparison.pages,
+                if comparison.pages == 1 { "" } else { "s" }
+            ));
+            if !comparison.keeps_path() {
+                part.content = None;
+                support.retain(|(field, _)| *field != Field::Content);
+            }
+        }
         if support.is_empty() {
             reasons.push("no rule held on most of the article pages".to_string());
         } else {
