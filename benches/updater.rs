@@ -174,7 +174,12 @@ fn main() {
         },
         stats: Stats::default(),
         changes: FeedChanges::default(),
-        articles: ArticleSettings { max_per_refresh: 0, concurrency: 1, patience: Duration::from_secs(5) },
+        articles: ArticleSettings {
+            max_per_refresh: 0,
+            max_dates_per_refresh: 0,
+            concurrency: 1,
+            patience: Duration::from_secs(5),
+        },
         train_templates: false,
     });
     let config = PoolConfig {

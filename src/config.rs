@@ -106,6 +106,10 @@ pub struct UpdaterSection {
     /// Item pages of different hosts fetched at once during one refresh (one host always gets
     /// one request at a time, with `per_host_delay` between them).
     pub article_concurrency: usize,
+    /// Items whose list page shows no date: most of their article pages read for their dates
+    /// after one refresh (not on first fetches; full-text reads give dates without counting
+    /// here). 0: they keep the time they were first seen.
+    pub article_dates: usize,
     /// Train a template for each site that has a feed (at most once a day per site), which
     /// the engine choice then uses for the site's pages.
     pub train_templates: bool,
@@ -162,6 +166,10 @@ impl Default for UpdaterSection {
             shutdown_grace: Duration::from_secs(10),
             max_article_fetches: 20,
             article_concurrency: 4,
+            // As many as full text: a new subscription's undated backlog (a feed holds 50) is
+            // dated within three refreshes, and one refresh holds its worker for at most 20
+            // polite requests to the site.
+            article_dates: 20,
             train_templates: true,
         }
     }
@@ -399,6 +407,7 @@ mod tests {
             unhealthy_after = "2d"
             idle_poll = "5s"
             shutdown_grace = "3s"
+            article_dates = 0
             "#,
         )
         .unwrap();
@@ -423,6 +432,7 @@ mod tests {
             (u.unhealthy_after, u.idle_poll, u.shutdown_grace),
             (Duration::from_secs(2 * 86400), Duration::from_secs(5), Duration::from_secs(3))
         );
+        assert_eq!((u.article_dates, UpdaterSection::default().article_dates), (0, 20));
         assert_eq!(config.backoff(), Backoff { base: Duration::from_secs(60), max: Duration::from_secs(6 * 3600) });
         assert_eq!(parse("[fetch]\nmax_body_size = 1000").unwrap().fetch.max_body_size, 1000);
     }

@@ -2,11 +2,11 @@
 //!
 //! Data flows one way: fetch → dom → engine → model → feed/store → web.
 
+pub mod article_pages;
 pub mod cli;
 pub mod config;
 pub mod dom;
 pub mod engines;
-pub mod enrich;
 pub mod eval;
 pub mod feed;
 pub mod fetch;

@@ -19,7 +19,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, collapse_whitespace};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Path {
@@ -131,13 +131,13 @@ fn glob_match(pattern: &str, value: &str) -> bool {
 }
 
 impl AttrPredicate {
-    /// Values compare without their leading and trailing whitespace (`class="section "`), as
-    /// key paths write them.
+    /// Values compare with their whitespace collapsed (`class="post\n  animated"`), as key
+    /// paths write them and as XML reads attribute values back (newlines become spaces).
     fn matches(&self, doc: &Document, node: NodeId) -> bool {
         match (doc.attr(node, &self.name), &self.value) {
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(value), Some(pattern)) => pattern.matches(value.trim()),
+            (Some(value), Some(pattern)) => pattern.matches(&collapse_whitespace(value)),
         }
     }
 }
@@ -367,9 +367,8 @@ fn steps_between(doc: &Document, top: NodeId, node: NodeId, key_attrs: bool) -> 
         let mut step = Step { deep: false, test, predicates: Vec::new(), index: None };
         if key_attrs {
             for name in ["id", "class"] {
-                if let Some(value) = doc.attr(n, name).map(str::trim).filter(|v| !v.is_empty()) {
-                    step.predicates
-                        .push(AttrPredicate { name: name.to_string(), value: Some(Pattern(value.to_string())) });
+                if let Some(value) = doc.attr(n, name).map(collapse_whitespace).filter(|v| !v.is_empty()) {
+                    step.predicates.push(AttrPredicate { name: name.to_string(), value: Some(Pattern(value)) });
                 }
             }
         } else {

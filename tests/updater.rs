@@ -1,6 +1,7 @@
 //! The updater against loopback page servers: one refresh (conditional GET, unchanged pages,
-//! failures that keep the last good feed, items that leave the page, back-off, Retry-After)
-//! and the worker pool (fresh first, one request per host, shutdown).
+//! failures that keep the last good feed, items that leave the page, back-off, Retry-After,
+//! dates from article pages for undated items) and the worker pool (fresh first, one request
+//! per host, shutdown).
 
 mod common;
 
@@ -13,10 +14,10 @@ use html2rss::engines::Engine;
 use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
-use html2rss::store::{Health, NewRule, Source, SourceSettings, Store};
+use html2rss::store::{DateOrigin, Health, NewRule, Source, SourceSettings, Store};
 use html2rss::updater::{
-    ArticleSettings, FeedChanges, Pool, PoolConfig, RefreshContext, RefreshError, RefreshOutcome, Schedule, Stats,
-    refresh_source,
+    ArticleSettings, DateRun, FeedChanges, MAX_ARTICLE_ATTEMPTS, Pool, PoolConfig, RefreshContext, RefreshError,
+    RefreshOutcome, Schedule, Stats, refresh_source,
 };
 use url::Url;
 
@@ -80,8 +81,19 @@ fn schedule() -> Schedule {
 }
 
 /// A store with the loopback rule uploaded, and a context on it. The host gate backs off by
-/// milliseconds, so the tests never wait for it unless they mean to.
+/// milliseconds, so the tests never wait for it unless they mean to. Dates are not read from
+/// article pages (see [`context_reading_dates`]).
 fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshContext> {
+    context_reading_dates(dir, per_host_delay, 0)
+}
+
+/// [`context`], reading up to `article_dates` article pages per refresh for the dates of items
+/// whose list page shows none.
+fn context_reading_dates(
+    dir: &tempfile::TempDir,
+    per_host_delay: Duration,
+    article_dates: usize,
+) -> Arc<RefreshContext> {
     let store = Store::open(dir.path().join("feeds.db")).unwrap();
     let rule =
         NewRule { name: "loopback news".into(), url_patterns: vec!["http://127.0.0.1:*".into()], xml: RULE.into() };
@@ -98,7 +110,12 @@ fn context(dir: &tempfile::TempDir, per_host_delay: Duration) -> Arc<RefreshCont
         schedule: schedule(),
         stats: Stats::default(),
         changes: FeedChanges::default(),
-        articles: ArticleSettings { max_per_refresh: 10, concurrency: 2, patience: Duration::from_secs(5) },
+        articles: ArticleSettings {
+            max_per_refresh: 10,
+            max_dates_per_refresh: article_dates,
+            concurrency: 2,
+            patience: Duration::from_secs(5),
+        },
         train_templates: false,
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);
@@ -443,4 +460,112 @@ async fn shutdown_lets_a_short_refresh_finish_and_abandons_a_hung_one_cleanly() 
     assert!(s.fresh && s.last_fetch.is_none(), "nothing was recorded for the abandoned refresh");
     assert!(s.next_due > Utc::now(), "it stays leased, due again when the lease runs out");
     assert_eq!(ctx.store.integrity_check().unwrap(), "ok");
+}
+
+/// A list page for the uploaded rule (on 127.0.0.1) whose items show no date and link to
+/// `http://localhost:PORT/a/NAME`: the same server, another host for the gate, so that what
+/// the article pages make the gate do (a `Retry-After`) does not hold the list page.
+fn undated_list(port: u16, names: &[&str]) -> String {
+    let rows: String = names
+        .iter()
+        .map(|name| format!("<li><a href=\"http://localhost:{port}/a/{name}\">About {name}</a></li>"))
+        .collect();
+    format!("<html><head><title>Undated</title></head><body><ul class=news>{rows}</ul></body></html>")
+}
+
+/// An article page whose date is in `<meta property="article:published_time">`.
+fn dated_article(name: &str, published: &str) -> Reply {
+    Reply::html(format!(
+        r#"<html><head><title>About {name}</title><meta property="article:published_time" content="{published}">
+        </head><body><article><h1>About {name}</h1><p>Everything about {name}, at length.</p></article></body></html>"#
+    ))
+}
+
+fn article_requests(site: &Site, name: &str) -> usize {
+    site.server.requests().iter().filter(|r| r.path == format!("/a/{name}")).count()
+}
+
+#[tokio::test]
+async fn undated_items_take_their_article_dates_after_the_first_fetch_if_not_later_than_first_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context_reading_dates(&dir, Duration::ZERO, 10);
+    let site = Site::start(|_| Reply::status(404));
+    let port = site.server.port();
+    let names = Arc::new(Mutex::new(vec!["early", "late", "gone"]));
+    let listed = names.clone();
+    site.set(move |request| match request.path.as_str() {
+        "/" => Reply::html(undated_list(port, &listed.lock().unwrap())),
+        "/a/early" => dated_article("early", "2024-05-01T09:00:00+02:00"),
+        // Later than the item was first seen: a modification date, not its publication.
+        "/a/late" => dated_article("late", "2099-01-01T00:00:00Z"),
+        "/a/news" => dated_article("news", "2024-06-01T00:01:00Z"),
+        _ => Reply::status(404),
+    });
+    let source = add(&ctx, &site.url("/"), t(0));
+    let stored = |title: &str| {
+        let items = ctx.store.items(source.id, 50).unwrap();
+        items.into_iter().find(|i| i.item.title == format!("About {title}")).unwrap_or_else(|| panic!("{title} lost"))
+    };
+
+    // The first fetch (a reader may be waiting): first-seen dates, no article page asked.
+    let done = refresh_source(&ctx, source.id, t(100)).await.unwrap();
+    assert_eq!((done.merge.unwrap().new, done.dates), (3, None));
+    assert_eq!(site.server.requests().len(), 1, "only the list page");
+    assert_eq!(stored("early").date_origin, DateOrigin::FirstSeen);
+
+    // The next refresh reads each undated item's page for its date.
+    let done = refresh_source(&ctx, source.id, t(200)).await.unwrap();
+    assert_eq!(done.outcome, RefreshOutcome::Unchanged);
+    assert_eq!(done.dates, Some(DateRun { dated: 1, not_found: 1, failed: 1 }));
+    let early = stored("early");
+    assert_eq!(early.item.date.unwrap().to_rfc3339(), "2024-05-01T09:00:00+02:00");
+    assert_eq!(early.date_origin, DateOrigin::Article);
+    for kept in ["late", "gone"] {
+        let item = stored(kept);
+        assert_eq!(item.item.date.unwrap().timestamp(), t(100).timestamp(), "{kept} keeps first seen");
+        assert_eq!(item.date_origin, DateOrigin::FirstSeen);
+    }
+    // The feed's order follows the new date: the early item is now the oldest.
+    assert_eq!(ctx.store.items(source.id, 50).unwrap().last().unwrap().item.title, "About early");
+
+    // A new item found by a later refresh is dated in that refresh; the failed page is tried
+    // again, the others not.
+    names.lock().unwrap().insert(0, "news");
+    let done = refresh_source(&ctx, source.id, t(300)).await.unwrap();
+    assert_eq!(done.merge.unwrap().new, 1);
+    assert_eq!(done.dates, Some(DateRun { dated: 1, not_found: 0, failed: 1 }));
+    assert_eq!(stored("news").item.date.unwrap().to_rfc3339(), "2024-06-01T00:01:00+00:00");
+    // Tried at most MAX_ARTICLE_ATTEMPTS times in all.
+    for now in [t(400), t(500), t(600)] {
+        refresh_source(&ctx, source.id, now).await.unwrap();
+    }
+    let asked: Vec<usize> = ["early", "late", "news", "gone"].iter().map(|n| article_requests(&site, n)).collect();
+    assert_eq!(asked, [1, 1, 1, MAX_ARTICLE_ATTEMPTS as usize]);
+    assert_eq!(stored("gone").item.date.unwrap().timestamp(), t(100).timestamp());
+    let snapshot = ctx.stats.snapshot();
+    assert_eq!(snapshot.article_dates, DateRun { dated: 2, not_found: 1, failed: 3 });
+}
+
+#[tokio::test]
+async fn a_host_that_asks_for_a_pause_has_its_dates_left_for_later_without_using_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context_reading_dates(&dir, Duration::ZERO, 10);
+    let site = Site::start(|_| Reply::status(404));
+    let port = site.server.port();
+    site.set(move |request| match request.path.as_str() {
+        "/" => Reply::html(undated_list(port, &["one", "two", "three"])),
+        _ => Reply::status(429).header("Retry-After", "120"),
+    });
+    let source = add(&ctx, &site.url("/"), t(0));
+    refresh_source(&ctx, source.id, t(100)).await.unwrap();
+    // One page is asked and fails; the host's pause is not waited for: the others wait.
+    let done = refresh_source(&ctx, source.id, t(200)).await.unwrap();
+    assert_eq!(done.dates, Some(DateRun { dated: 0, not_found: 0, failed: 1 }));
+    // Still resting: nothing asked, nothing counted, every item still wanted.
+    let done = refresh_source(&ctx, source.id, t(300)).await.unwrap();
+    assert_eq!(done.dates, Some(DateRun::default()));
+    let asked = site.server.requests().iter().filter(|r| r.path.starts_with("/a/")).count();
+    assert_eq!(asked, 1);
+    let wanted = ctx.store.items_to_date(source.id, 10, MAX_ARTICLE_ATTEMPTS, false).unwrap();
+    assert_eq!(wanted.len(), 3, "the pause used no attempts but the one that failed");
 }

@@ -13,12 +13,12 @@ use chrono::{DateTime, Utc};
 use clap::ValueEnum;
 use url::Url;
 
+use crate::article_pages::ArticlePages;
 use crate::dom::Document;
 use crate::engines::rules::{self, Rule, RuleSet};
 use crate::engines::template::Applied;
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
 use crate::engines::{Extraction, auto, enrich, template};
-use crate::enrich::ArticlePages;
 use crate::feed::{self, FeedMeta, Format};
 use crate::fetch::{Backoff, FetchConfig, Fetcher, HostGate};
 use crate::model::{Item, Page};

@@ -5,7 +5,7 @@
 //! learned paths are more exact than any guess); whatever it does not find comes from the
 //! generic article extractor ([`crate::engines::article`]), guided by the item's own title and
 //! description (the data-objects paper's n-gram density picks the right text on pages with
-//! several candidates). Fetching the pages is the caller's: [`crate::enrich`] does it politely
+//! several candidates). Fetching the pages is the caller's: [`crate::article_pages`] does it politely
 //! for the server and the command line; tests and local files pass a loader to [`enrich_all`].
 
 use chrono::{DateTime, Utc};

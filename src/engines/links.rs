@@ -20,7 +20,8 @@ pub enum LinkKind {
 pub struct Link {
     pub node: NodeId,
     pub url: Url,
-    /// Visible text; for an image-only link, the image's `alt` or `title`.
+    /// Visible text; for an image-only link, the image's `alt` or `title`; for a link without
+    /// content (an overlay stretched over a card), its accessible name.
     pub text: String,
     pub kind: LinkKind,
     /// How much the link looks like a headline (its length, a heading around it).
@@ -157,9 +158,9 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
             let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));
             text = img
                 .and_then(|i| doc.attr(i, "alt").or_else(|| doc.attr(i, "title")))
-                .or_else(|| doc.attr(id, "title"))
                 .map(crate::dom::collapse_whitespace)
-                .unwrap_or_default();
+                .filter(|alt| !alt.is_empty())
+                .unwrap_or_else(|| accessible_name(doc, id));
         }
         let kind = if without_fragment(&url) == page || is_generic(&text) {
             LinkKind::Generic
@@ -174,6 +175,26 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
     links
 }
 
+/// The name assistive technology reads for an element without text of its own (WAI-ARIA's
+/// accessible name): the text of the elements `aria-labelledby` points to, else `aria-label`,
+/// else `title`. Card themes stretch an empty link over the whole card and name it this way.
+fn accessible_name(doc: &Document, id: NodeId) -> String {
+    let labelled_by = doc.attr(id, "aria-labelledby").map(|ids| {
+        let texts: Vec<String> = ids
+            .split_whitespace()
+            .filter_map(|target| doc.ids().find(|&n| doc.attr(n, "id") == Some(target)))
+            .map(|n| doc.text(n))
+            .collect();
+        texts.join(" ")
+    });
+    labelled_by
+        .filter(|name| !name.trim().is_empty())
+        .or_else(|| doc.attr(id, "aria-label").map(str::to_string))
+        .or_else(|| doc.attr(id, "title").map(str::to_string))
+        .map(|name| crate::dom::collapse_whitespace(&name))
+        .unwrap_or_default()
+}
+
 fn without_fragment(url: &Url) -> Url {
     let mut url = url.clone();
     url.set_fragment(None);
@@ -182,6 +203,11 @@ fn without_fragment(url: &Url) -> Url {
 
 fn is_generic(text: &str) -> bool {
     let lower = text.to_lowercase();
+    // A bare address shown as the link's text names no item ("http://amzn.to/2iJF").
+    let trimmed = lower.trim();
+    if ["http://", "https://", "www."].iter().any(|p| trimmed.starts_with(p)) && !trimmed.contains(' ') {
+        return true;
+    }
     let core = lower.trim_matches(|c: char| !c.is_alphanumeric());
     if core.chars().count() <= 1 || core.chars().all(|c| !c.is_alphabetic()) {
         // Empty, a page number, "»", "#".
@@ -268,7 +294,7 @@ mod tests {
             <a href="/p/1">Read more »</a> <a href="/p/1#comments">3 Comments</a>
             <a href="/tags/rust/">rust</a> <a href="/2021/05/">May 2021</a> <a href="/about" rel="author">Ann</a>
             <a href="#top">top</a> <a href="/news/">self</a> <a href="/p/2"><img src="x.png" alt="Thumb"></a>
-            <a href="javascript:void(0)">js</a>"##,
+            <a href="javascript:void(0)">js</a> <a href="/p/3">https://example.org/p/3</a>"##,
             &Url::parse("https://example.org/news/").unwrap(),
         )
         .unwrap();
@@ -285,6 +311,7 @@ mod tests {
                 ("Ann", LinkKind::Taxonomy),
                 ("self", LinkKind::Generic),
                 ("Thumb", LinkKind::Headline),
+                ("https://example.org/p/3", LinkKind::Generic),
             ]
         );
         assert!(links[0].quality > links[7].quality, "a heading link beats a thumbnail");

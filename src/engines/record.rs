@@ -51,24 +51,52 @@ pub fn heading_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
     doc.descendants(link).find(|&n| (is_heading(doc, n) || is_titled(doc, n)) && !doc.text(n).is_empty())
 }
 
-/// The headline's text: its heading when the link wraps a whole item, else the link's text
-/// without the date when the date is inside the link.
-pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
-    if let Some(heading) = heading_inside(doc, link.node) {
-        return doc.text(heading);
+/// The heading of the card that an empty link (an overlay named by `aria-label`) is stretched
+/// over: the first heading among the link's siblings' content that holds no link itself.
+fn overlaid_heading(doc: &Document, link: NodeId) -> Option<NodeId> {
+    if !doc.text(link).is_empty() {
+        return None;
     }
-    let Some(date) = date.filter(|d| doc.contains(link.node, d.node) && d.source != TimeSource::Attribute) else {
-        return link.text.clone();
-    };
-    without_date(&link.text, &date.text)
+    let card = doc.parent(link)?;
+    doc.descendants(card).find(|&n| {
+        (is_heading(doc, n) || is_titled(doc, n))
+            && !doc.text(n).is_empty()
+            && !std::iter::once(n).chain(doc.descendants(n)).any(|d| doc.is_tag(d, "a"))
+    })
 }
 
+/// The element that shows a headline link's title: its heading when the link wraps a whole
+/// item or is an empty overlay over the item's card, else the link itself.
+pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
+    heading_inside(doc, link).or_else(|| overlaid_heading(doc, link)).unwrap_or(link)
+}
+
+/// The headline's text: its heading when the link wraps a whole item (or is an empty overlay
+/// over the item's card), else the link's text without the date when the date is inside the
+/// link.
+pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
+    let shown = title_node(doc, link.node);
+    let text = if shown == link.node { link.text.clone() } else { doc.text(shown) };
+    match date.filter(|d| doc.contains(shown, d.node) && d.source != TimeSource::Attribute) {
+        Some(date) => without_date(&text, date.date_text()),
+        None => text,
+    }
+}
+
+/// Punctuation that separates a date from a title on one line ("2024-05-01 - Title",
+/// "Title | May 1, 2024").
+const DATE_SEPARATORS: &[char] = &['-', '–', '—', '|', '·', '•', ':', '：', ',', '，', '/', '~', '»', '«', '>'];
+
 /// A title whose element holds the item's date too ("Post title 2024-05-01"), without the
-/// date's text and the punctuation left around it.
+/// date's text, the brackets left empty around it, and the separators between the two. Other
+/// symbols of the title (an emoji, a closing quote) stay.
 pub fn without_date(title: &str, date_text: &str) -> String {
-    let title = title.replacen(date_text, " ", 1);
+    let mut title = title.replacen(date_text, " ", 1);
+    for empty in ["()", "[]", "（）", "【】", "<>"] {
+        title = title.replace(empty, " ");
+    }
     let title = collapse_whitespace(&title);
-    title.trim_matches(|c: char| !c.is_alphanumeric() && !"\"'“‘«「(（[".contains(c)).to_string()
+    title.trim_matches(|c: char| c.is_whitespace() || DATE_SEPARATORS.contains(&c)).to_string()
 }
 
 /// "Share on …" buttons and social widgets: not the item's text.
@@ -95,6 +123,62 @@ pub fn escape_html(text: &str) -> String {
     out
 }
 
+/// Tag names from `top` (excluded) down to `node`: `li/h2/a`.
+pub fn tag_path(doc: &Document, top: NodeId, node: NodeId) -> String {
+    let mut parts: Vec<&str> = std::iter::once(node)
+        .chain(doc.ancestors(node))
+        .take_while(|&a| a != top)
+        .map(|a| doc.tag(a).unwrap_or("#text"))
+        .collect();
+    parts.reverse();
+    parts.join("/")
+}
+
+/// A record of a list as the headline pass sees it: the node its headline paths start from,
+/// the range its headline may come from, and its headline (an index into the page's links).
+pub struct HeadlineSlot {
+    pub top: NodeId,
+    pub start: NodeId,
+    pub end: NodeId,
+    pub headline: Option<usize>,
+}
+
+/// Records of one list have their headlines in one place: where more than half of them found
+/// theirs on one tag path from their `top`, the others take the first `usable` link on that
+/// path when they have one (a locally longer link, a teaser or a thumbnail's caption, loses to
+/// the list's headline place). `usable(link, record)` says whether a link can be the headline
+/// of the record at that index.
+pub fn align_headlines(
+    doc: &Document,
+    links: &[Link],
+    records: &mut [HeadlineSlot],
+    usable: impl Fn(usize, usize) -> bool,
+) {
+    if records.len() < 2 {
+        return;
+    }
+    let path_of = |r: &HeadlineSlot, link: usize| tag_path(doc, r.top, links[link].node);
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for r in records.iter() {
+        if let Some(h) = r.headline {
+            *counts.entry(path_of(r, h)).or_default() += 1;
+        }
+    }
+    let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
+    if count * 2 <= records.len() {
+        return;
+    }
+    for (index, r) in records.iter_mut().enumerate() {
+        if r.headline.is_some_and(|h| path_of(r, h) == path) {
+            continue;
+        }
+        let on_path = link_range(links, r.start, r.end).find(|&i| usable(i, index) && path_of(r, i) == path);
+        if let Some(link) = on_path {
+            r.headline = Some(link);
+        }
+    }
+}
+
 /// The indexes of the links of `links` (sorted by node) that lie in `start..end`.
 pub fn link_range(links: &[Link], start: NodeId, end: NodeId) -> std::ops::Range<usize> {
     let from = links.partition_point(|l| l.node < start);
@@ -119,9 +203,9 @@ pub fn description(
 ) -> Option<String> {
     // A link that wraps the whole item gives up only its heading; otherwise the link goes,
     // with its heading when the heading is only the link.
-    let title_node = match heading_inside(doc, headline.node) {
-        Some(heading) => heading,
-        None => doc
+    let title_node = match title_node(doc, headline.node) {
+        heading if heading != headline.node => heading,
+        _ => doc
             .parent(headline.node)
             .filter(|&p| is_heading(doc, p) && doc.text(p) == headline.text)
             .unwrap_or(headline.node),

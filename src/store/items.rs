@@ -1,16 +1,19 @@
 //! Items: what sources' pages listed, accumulated like a real feed.
 //!
 //! An item is identified by its source and [`feed::guid`]. The first time it is seen it gets
-//! `first_seen = now` and, when the page gives no date, that time as its date for good, so a
-//! reader sees an undated item once, with a date that does not move. Later sightings update
-//! `last_seen`, its position and whatever the page now says (a field the page no longer gives
-//! keeps its stored value). Nothing is deleted: an item that scrolled off the page stays in
-//! the feed until newer ones push it out of the newest N.
+//! `first_seen = now` and, when the page gives no date, that time as its date, so a reader
+//! sees an undated item once, with a date that later sightings do not move; only its article
+//! page's date may replace it, once ([`Store::record_dates`]; [`DateOrigin`] says where a
+//! date comes from). Later sightings update `last_seen`, its position and whatever the page
+//! now says (a field the page no longer gives keeps its stored value). Nothing is deleted: an
+//! item that scrolled off the page stays in the feed until newer ones push it out of the
+//! newest N.
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use chrono::{DateTime, FixedOffset, Utc};
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use rusqlite::{OptionalExtension, Row, ToSql, TransactionBehavior, params};
 use serde::Serialize;
 use url::Url;
 
@@ -41,8 +44,47 @@ pub struct StoredItem {
     pub subject: Option<String>,
     /// The item; its date is always set (first seen, for undated items).
     pub item: Item,
+    /// Where the item's date comes from.
+    pub date_origin: DateOrigin,
     pub first_seen: DateTime<Utc>,
     pub last_seen: DateTime<Utc>,
+}
+
+/// Where a stored item's date comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DateOrigin {
+    /// Its list page (items stored before article dates existed count as this too).
+    Page,
+    /// The list page gave none: the time the item was first seen.
+    FirstSeen,
+    /// The list page gave none; its article page did.
+    Article,
+}
+
+impl DateOrigin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DateOrigin::Page => "page",
+            DateOrigin::FirstSeen => "first-seen",
+            DateOrigin::Article => "article",
+        }
+    }
+}
+
+impl ToSql for DateOrigin {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for DateOrigin {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        [DateOrigin::Page, DateOrigin::FirstSeen, DateOrigin::Article]
+            .into_iter()
+            .find(|o| Ok(o.as_str()) == value.as_str())
+            .ok_or(FromSqlError::InvalidType)
+    }
 }
 
 /// A source and its newest items as a page, ready for [`feed::write`].
@@ -97,12 +139,14 @@ impl Store {
             )?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO items (source_id, guid, subject, title, link, date, date_ts, description, content, author,
-                                    position, first_seen, last_seen)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
+                                    position, first_seen, last_seen, date_origin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12, ?13)",
             )?;
+            // A date the page gives now wins over a first-seen or article date.
             let mut update = tx.prepare_cached(
                 "UPDATE items SET subject = ?2, title = ?3, link = ?4, date = ?5, date_ts = ?6, description = ?7,
-                                  content = ?8, author = ?9, position = ?10, last_seen = ?11
+                                  content = ?8, author = ?9, position = ?10, last_seen = ?11,
+                                  date_origin = CASE WHEN ?12 THEN 'page' ELSE date_origin END
                  WHERE id = ?1",
             )?;
             for (position, (subject, item)) in page.items_with_subject().enumerate() {
@@ -152,6 +196,7 @@ impl Store {
                             f.author,
                             position as i64,
                             seconds(now),
+                            if item.date.is_some() { DateOrigin::Page } else { DateOrigin::FirstSeen },
                         ])?;
                         report.new += 1;
                     }
@@ -175,6 +220,7 @@ impl Store {
                             f.author,
                             position as i64,
                             seconds(now),
+                            item.date.is_some(),
                         ])?;
                     }
                 }
@@ -230,7 +276,7 @@ fn timestamp(rfc3339: &str) -> rusqlite::Result<i64> {
 
 fn newest(conn: &rusqlite::Connection, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
     let mut statement = conn.prepare_cached(
-        "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
+        "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen, date_origin
          FROM items WHERE source_id = ?1 ORDER BY date_ts DESC, position, id LIMIT ?2",
     )?;
     let rows = statement.query_map(params![id.0, i64::try_from(limit).unwrap_or(i64::MAX)], stored_item)?;
@@ -238,7 +284,7 @@ fn newest(conn: &rusqlite::Connection, id: SourceId, limit: usize) -> Result<Vec
 }
 
 /// A row of `guid, subject, title, link, date, description, content, author, first_seen,
-/// last_seen`.
+/// last_seen, date_origin`.
 fn stored_item(row: &Row) -> rusqlite::Result<StoredItem> {
     let link = match row.get::<_, Option<String>>(3)? {
         Some(link) => Some(Url::parse(&link).map_err(|e| bad_column(3, e))?),
@@ -257,6 +303,7 @@ fn stored_item(row: &Row) -> rusqlite::Result<StoredItem> {
         },
         first_seen: row.get::<_, Seconds>(8)?.0,
         last_seen: row.get::<_, Seconds>(9)?.0,
+        date_origin: row.get(10)?,
     })
 }
 
@@ -310,7 +357,8 @@ impl Store {
     pub fn items_without_content(&self, id: SourceId, limit: usize, max_attempts: u32) -> Result<Vec<StoredItem>> {
         self.with(|conn| {
             let mut statement = conn.prepare_cached(
-                "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen
+                "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen,
+                        date_origin
                  FROM items
                  WHERE source_id = ?1 AND content IS NULL AND article_attempts < ?3
                    AND (link LIKE 'http://%' OR link LIKE 'https://%')
@@ -386,6 +434,137 @@ impl Store {
                         items: unsigned(row, 1)?,
                         with_content: unsigned(row, 2)?,
                         failed: unsigned(row, 3)?,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+}
+
+/// What reading an item's article page for its date gave, for [`Store::record_dates`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DateUpdate {
+    pub guid: String,
+    pub read: DateRead,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DateRead {
+    /// The item's date, from its article page.
+    Found(DateTime<FixedOffset>),
+    /// The page was read and gives no date the item can take: it is not read again.
+    NotOnPage,
+    /// The page could not be had; it is tried again while attempts are left.
+    Failed,
+}
+
+/// How a source's items whose list page gives no date stand, for the admin page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct DateCounts {
+    /// Items the list page gave no date.
+    pub undated: u64,
+    /// Of those, items dated by their article page.
+    pub from_articles: u64,
+    /// Of those, items whose article page was read (or tried as often as allowed) without a
+    /// date: they keep their first-seen date.
+    pub not_found: u64,
+}
+
+impl Store {
+    /// A source's newest items dated by when they were first seen, with an http(s) link, whose
+    /// article page was tried fewer than `max_attempts` times: the ones to read for a date,
+    /// newest first. With `full_text`, items without content that full text still tries
+    /// (fewer than `max_attempts` attempts) are left out: their full-text read gives the date.
+    pub fn items_to_date(
+        &self,
+        id: SourceId,
+        limit: usize,
+        max_attempts: u32,
+        full_text: bool,
+    ) -> Result<Vec<StoredItem>> {
+        self.with(|conn| {
+            let mut statement = conn.prepare_cached(
+                "SELECT guid, subject, title, link, date, description, content, author, first_seen, last_seen,
+                        date_origin
+                 FROM items
+                 WHERE source_id = ?1 AND date_origin = 'first-seen' AND date_attempts < ?3
+                   AND (link LIKE 'http://%' OR link LIKE 'https://%')
+                   AND NOT (?4 AND content IS NULL AND article_attempts < ?3)
+                 ORDER BY date_ts DESC, position, id LIMIT ?2",
+            )?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = statement.query_map(params![id.0, limit, max_attempts, full_text], stored_item)?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// Keep what items' article pages gave for their dates, in one transaction: a date found
+    /// replaces the first-seen date (of items still dated so; a date the list page gave since
+    /// wins); every read counts an attempt, and a page read without a date counts as all
+    /// `max_attempts` (reading it again would give the same). When a date was stored, the feed
+    /// changed (`last_change`, `feed_version`). Returns how many items got a date.
+    pub fn record_dates(
+        &self,
+        id: SourceId,
+        updates: &[DateUpdate],
+        max_attempts: u32,
+        now: DateTime<Utc>,
+    ) -> Result<usize> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut dated = 0;
+            {
+                let mut found = tx.prepare_cached(
+                    "UPDATE items SET date = ?3, date_ts = ?4, date_origin = 'article', date_attempts = date_attempts + 1
+                     WHERE source_id = ?1 AND guid = ?2 AND date_origin = 'first-seen'",
+                )?;
+                let mut tried = tx.prepare_cached(
+                    "UPDATE items SET date_attempts = max(date_attempts + 1, ?3)
+                     WHERE source_id = ?1 AND guid = ?2 AND date_origin = 'first-seen'",
+                )?;
+                for update in updates {
+                    match update.read {
+                        DateRead::Found(date) => {
+                            dated += found.execute(params![id.0, update.guid, Rfc3339(date), date.timestamp()])?;
+                        }
+                        DateRead::NotOnPage => {
+                            tried.execute(params![id.0, update.guid, max_attempts])?;
+                        }
+                        DateRead::Failed => {
+                            tried.execute(params![id.0, update.guid, 0])?;
+                        }
+                    }
+                }
+            }
+            if dated > 0 {
+                tx.prepare_cached(
+                    "UPDATE sources SET last_change = ?2, feed_version = feed_version + 1 WHERE id = ?1",
+                )?
+                .execute(params![id.0, seconds(now)])?;
+            }
+            tx.commit()?;
+            Ok(dated)
+        })
+    }
+
+    /// [`DateCounts`] of every source with items whose list page gave no date; an item whose
+    /// page was tried `max_attempts` times is counted as not found.
+    pub fn date_counts(&self, max_attempts: u32) -> Result<HashMap<SourceId, DateCounts>> {
+        self.with(|conn| {
+            let mut statement = conn.prepare_cached(
+                "SELECT source_id, count(*), coalesce(sum(date_origin = 'article'), 0),
+                        coalesce(sum(date_origin = 'first-seen' AND date_attempts >= ?1), 0)
+                 FROM items WHERE date_origin != 'page'
+                 GROUP BY source_id",
+            )?;
+            let rows = statement.query_map([max_attempts], |row| {
+                Ok((
+                    SourceId(row.get(0)?),
+                    DateCounts {
+                        undated: unsigned(row, 1)?,
+                        from_articles: unsigned(row, 2)?,
+                        not_found: unsigned(row, 3)?,
                     },
                 ))
             })?;

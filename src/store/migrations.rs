@@ -10,6 +10,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_initial.sql"),
     include_str!("migrations/002_refresh_state.sql"),
     include_str!("migrations/003_full_text.sql"),
+    include_str!("migrations/004_article_dates.sql"),
 ];
 
 /// The schema version this program writes.

@@ -33,7 +33,10 @@ use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRe
 use rusqlite::{Connection, OpenFlags, ToSql};
 
 pub use catalog::{NewRule, Rule, RuleId, Template};
-pub use items::{ArticleCounts, ArticleFields, ArticleUpdate, MergeReport, StoredFeed, StoredItem};
+pub use items::{
+    ArticleCounts, ArticleFields, ArticleUpdate, DateCounts, DateOrigin, DateRead, DateUpdate, MergeReport, StoredFeed,
+    StoredItem,
+};
 pub use migrations::SCHEMA_VERSION;
 pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
 

@@ -13,6 +13,11 @@
 //! author are stored. A page that fails leaves its item as it was, and is tried again at later
 //! refreshes, [`MAX_ARTICLE_ATTEMPTS`] times in all.
 //!
+//! Items whose list page shows no date are stored with the time they were first seen; a
+//! source that is not new then has their article pages read for their dates ([`date_stored`];
+//! for full-text sources the full-text read gives the date too). Not on a first fetch: a
+//! reader is waiting for it.
+//!
 //! A source that is not new then has its site's template trained when one is due
 //! ([`train::train_site`]: at most once a day per site, when the site has a feed).
 //!
@@ -28,26 +33,28 @@ pub mod train;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 use sha2::{Digest, Sha256};
 use url::Url;
 
+use crate::article_pages::{ArticlePageError, ArticlePages, DateOutcome, Outcome};
 use crate::config::Config;
 use crate::dom::{self, ParseOptions};
 use crate::engines::Extraction;
 use crate::engines::advertised::read_feed;
 use crate::engines::choose::{Choice, Engines, SiteTemplate};
 use crate::engines::rules::Rule;
-use crate::enrich::{ArticlePages, Outcome};
 use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
+use crate::model::Item;
 use crate::store::{
-    ArticleFields, ArticleUpdate, FetchRecord, Health, MergeReport, Source, SourceId, Store, StoreError,
+    ArticleFields, ArticleUpdate, DateOrigin, DateRead, DateUpdate, FetchRecord, Health, MergeReport, Source, SourceId,
+    Store, StoreError,
 };
 
 pub use changes::FeedChanges;
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
 pub use schedule::Schedule;
-pub use stats::{RefreshOutcome, Stats, StatsSnapshot};
+pub use stats::{DateRun, RefreshOutcome, Stats, StatsSnapshot};
 
 /// Everything a refresh needs. Shared by the pool's workers and the web server.
 pub struct RefreshContext {
@@ -60,17 +67,20 @@ pub struct RefreshContext {
     pub stats: Stats,
     /// Sources whose feeds this process changed (for the web server's stamp cache).
     pub changes: FeedChanges,
-    /// How full-text sources' item pages are fetched.
+    /// How item pages are fetched, for full text and for dates.
     pub articles: ArticleSettings,
     /// Train templates for sites that have a feed ([`train::train_site`]).
     pub train_templates: bool,
 }
 
-/// How full-text sources' item pages are fetched after a refresh.
+/// How item pages are fetched after a refresh, for full text and for dates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArticleSettings {
-    /// Most item pages fetched after one refresh.
+    /// Most item pages a full-text source has fetched after one refresh; 0: no full text.
     pub max_per_refresh: usize,
+    /// Most item pages fetched only for their dates after one refresh; 0: items the list page
+    /// gives no date keep the time they were first seen.
+    pub max_dates_per_refresh: usize,
     /// Item pages of different hosts fetched at once.
     pub concurrency: usize,
     /// A host that asks for a longer quiet (`Retry-After`, back-off) is left for a later
@@ -82,6 +92,7 @@ impl ArticleSettings {
     pub fn from_config(config: &Config) -> ArticleSettings {
         ArticleSettings {
             max_per_refresh: config.updater.max_article_fetches,
+            max_dates_per_refresh: config.updater.article_dates,
             concurrency: config.updater.article_concurrency.max(1),
             // Longer than the host's own delay, shorter than any back-off worth its name.
             patience: config.updater.per_host_delay.saturating_mul(2).max(Duration::from_secs(30)),
@@ -89,7 +100,8 @@ impl ArticleSettings {
     }
 }
 
-/// An item's article page is tried at most this many times (at this many refreshes).
+/// An item's article page is tried at most this many times (at this many refreshes), for its
+/// content and for its date alike: a page that fails that often is not coming back soon.
 pub const MAX_ARTICLE_ATTEMPTS: u32 = 3;
 
 impl RefreshContext {
@@ -177,6 +189,9 @@ pub struct Refreshed {
     pub made_by: Option<String>,
     /// What the full-text step did (only for sources with full text on).
     pub articles: Option<ArticleRun>,
+    /// What reading article pages for dates did (only when it is on and the source was not
+    /// new).
+    pub dates: Option<DateRun>,
     /// What training the site's template did (only when training is on and the source was
     /// not new).
     pub training: Option<train::Training>,
@@ -216,10 +231,13 @@ pub async fn refresh_claimed(
             done.articles = enrich_stored(ctx, &done.source, now).await;
         }
         // Not on a first fetch (a reader is waiting for it): from the next refresh on.
-        if ctx.train_templates && !source.fresh {
-            done.training = Some(train::train_site(ctx, &done.source, now).await);
-            if let Some(train::Training::Failed(reason)) = &done.training {
-                tracing::info!("no template for {}: {reason}", done.source.url);
+        if !source.fresh {
+            done.dates = date_stored(ctx, &done.source, now).await;
+            if ctx.train_templates {
+                done.training = Some(train::train_site(ctx, &done.source, now).await);
+                if let Some(train::Training::Failed(reason)) = &done.training {
+                    tracing::info!("no template for {}: {reason}", done.source.url);
+                }
             }
         }
     }
@@ -234,9 +252,21 @@ pub async fn refresh_claimed(
 
 /// What the fetch and the extraction gave, before anything is recorded.
 enum Fetched {
-    NotModified { validators: Validators },
-    Unchanged { status: u16, validators: Validators },
-    Extracted { status: u16, validators: Validators, body_hash: String, extraction: Extraction, made_by: String },
+    NotModified {
+        validators: Validators,
+    },
+    Unchanged {
+        status: u16,
+        validators: Validators,
+    },
+    /// The extraction boxed: it is large, and the other outcomes are small.
+    Extracted {
+        status: u16,
+        validators: Validators,
+        body_hash: String,
+        extraction: Box<Extraction>,
+        made_by: String,
+    },
 }
 
 /// A failure with the HTTP status that came with it, if any.
@@ -278,7 +308,7 @@ async fn fetch_and_extract(
             status,
             validators,
             body_hash,
-            extraction: choice.extraction,
+            extraction: Box::new(choice.extraction),
             made_by: choice.made_by,
         });
     }
@@ -288,6 +318,7 @@ async fn fetch_and_extract(
         match advertised(ctx, feed_url, &source.url, &choice.extraction.page.title).await {
             Ok(extraction) if extraction.page.item_count() > 0 => {
                 let made_by = format!("the page's feed {feed_url}");
+                let extraction = Box::new(extraction);
                 return Ok(Fetched::Extracted { status, validators, body_hash, extraction, made_by });
             }
             Ok(_) => feed_note = Some(format!("its feed {feed_url} has no items either")),
@@ -433,7 +464,7 @@ async fn record(
                     ..base
                 };
                 let source = store.record_fetch(id, &record)?;
-                Ok(Refreshed { source, outcome, merge, made_by, articles: None, training: None })
+                Ok(Refreshed { source, outcome, merge, made_by, articles: None, dates: None, training: None })
             })
             .await??;
             ctx.changes.touch(id);
@@ -494,8 +525,22 @@ pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<
     if stored.is_empty() {
         return Some(ArticleRun::default());
     }
-    let (guids, mut items): (Vec<String>, Vec<crate::model::Item>) =
-        stored.into_iter().map(|s| (s.guid, s.item)).unzip();
+    // Items the list page gave no date take the date of the page full text reads anyway (so no
+    // page is fetched twice): without one, the article's date fills it in.
+    let dates_on = ctx.articles.max_dates_per_refresh > 0;
+    let undated: Vec<Option<DateTime<Utc>>> =
+        stored.iter().map(|s| (dates_on && s.date_origin == DateOrigin::FirstSeen).then_some(s.first_seen)).collect();
+    let (guids, mut items): (Vec<String>, Vec<Item>) = stored
+        .into_iter()
+        .zip(&undated)
+        .map(|(s, first_seen)| {
+            let mut item = s.item;
+            if first_seen.is_some() {
+                item.date = None;
+            }
+            (s.guid, item)
+        })
+        .collect();
     let pages = ArticlePages {
         fetcher: &ctx.fetcher,
         gate: &ctx.gate,
@@ -504,6 +549,27 @@ pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<
         patience: ctx.articles.patience,
     };
     let report = pages.enrich(template.map(|t| Arc::new(t.rule)), &mut items, now).await;
+    let date_updates: Vec<DateUpdate> = guids
+        .iter()
+        .zip(&items)
+        .zip(&report.outcomes)
+        .zip(&undated)
+        .filter_map(|(((guid, item), outcome), first_seen)| {
+            let first_seen = (*first_seen)?;
+            let read = match *outcome {
+                Outcome::Enriched => article_date(item.date, first_seen),
+                // Read, but without content: its date is still its date.
+                Outcome::Failed(failure)
+                    if matches!(report.failures[failure].1, ArticlePageError::NoContent { .. }) =>
+                {
+                    article_date(item.date, first_seen)
+                }
+                Outcome::Failed(_) => DateRead::Failed,
+                Outcome::Skipped | Outcome::Deferred => return None,
+            };
+            Some(DateUpdate { guid: guid.clone(), read })
+        })
+        .collect();
     let updates: Vec<ArticleUpdate> = guids
         .into_iter()
         .zip(items)
@@ -533,7 +599,102 @@ pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<
         Ok(Err(error)) => tracing::warn!("full text for {}: {error}", source.url),
         Err(error) => tracing::warn!("full text for {}: {error}", source.url),
     }
+    if !date_updates.is_empty() {
+        record_dates(ctx, source, date_updates, now).await;
+    }
     Some(run)
+}
+
+/// Give a source's newest items dated by when they were first seen (their list page shows no
+/// date) the date of their article pages, at most `max_dates_per_refresh` pages. Items that
+/// full text reads anyway are left to it. Never fails the refresh: a store error is logged and
+/// the step skipped.
+///
+/// A reader may have seen such an item with its first-seen date: its date then moves, always
+/// to an earlier time (see [`article_date`]). That is kept on purpose: the first fetch serves
+/// a page's whole backlog with one first-seen time, which says nothing, while the articles'
+/// dates put the items in their real order and give the schedule the page's real rate; the
+/// GUID does not change, so no reader sees the item twice, and an earlier date is not taken
+/// for an update (Atom `updated` goes back, not forward). Items found by later refreshes are
+/// dated in the same refresh, seconds after they are stored.
+pub async fn date_stored(ctx: &RefreshContext, source: &Source, now: DateTime<Utc>) -> Option<DateRun> {
+    let limit = ctx.articles.max_dates_per_refresh;
+    if limit == 0 {
+        return None;
+    }
+    let full_text = source.settings.full_text && ctx.articles.max_per_refresh > 0;
+    let (store, id) = (ctx.store.clone(), source.id);
+    let stored = match blocking(move || store.items_to_date(id, limit, MAX_ARTICLE_ATTEMPTS, full_text)).await {
+        Ok(Ok(stored)) => stored,
+        Ok(Err(error)) => {
+            tracing::warn!("article dates for {}: {error}", source.url);
+            return None;
+        }
+        Err(error) => {
+            tracing::warn!("article dates for {}: {error}", source.url);
+            return None;
+        }
+    };
+    if stored.is_empty() {
+        return Some(DateRun::default());
+    }
+    let items: Vec<Item> = stored.iter().map(|s| s.item.clone()).collect();
+    let pages = ArticlePages {
+        fetcher: &ctx.fetcher,
+        gate: &ctx.gate,
+        concurrency: ctx.articles.concurrency,
+        max_pages: limit,
+        patience: ctx.articles.patience,
+    };
+    let report = pages.dates(&items).await;
+    let updates: Vec<DateUpdate> = stored
+        .into_iter()
+        .zip(&report.outcomes)
+        .filter_map(|(s, outcome)| {
+            let read = match *outcome {
+                DateOutcome::Found(date) => article_date(Some(date), s.first_seen),
+                DateOutcome::NotOnPage => DateRead::NotOnPage,
+                DateOutcome::Failed(_) => DateRead::Failed,
+                DateOutcome::Skipped | DateOutcome::Deferred => return None,
+            };
+            Some(DateUpdate { guid: s.guid, read })
+        })
+        .collect();
+    Some(record_dates(ctx, source, updates, now).await)
+}
+
+/// What an article page's date means for an item first seen at `first_seen`: the list showed
+/// the item then, so it was published by then. A later date is the page's last modification,
+/// or a time zone read wrong; first seen is closer to the truth, and is kept.
+fn article_date(date: Option<DateTime<FixedOffset>>, first_seen: DateTime<Utc>) -> DateRead {
+    match date {
+        Some(date) if date <= first_seen => DateRead::Found(date),
+        _ => DateRead::NotOnPage,
+    }
+}
+
+/// Store the date reads of a refresh, count them, and note the feed changed when dates did.
+async fn record_dates(ctx: &RefreshContext, source: &Source, updates: Vec<DateUpdate>, now: DateTime<Utc>) -> DateRun {
+    let mut run = DateRun::default();
+    for update in &updates {
+        match update.read {
+            DateRead::Found(_) => run.dated += 1,
+            DateRead::NotOnPage => run.not_found += 1,
+            DateRead::Failed => run.failed += 1,
+        }
+    }
+    ctx.stats.article_dates(run);
+    let (store, id) = (ctx.store.clone(), source.id);
+    match blocking(move || store.record_dates(id, &updates, MAX_ARTICLE_ATTEMPTS, now)).await {
+        Ok(Ok(dated)) => {
+            if dated > 0 {
+                ctx.changes.touch(id);
+            }
+        }
+        Ok(Err(error)) => tracing::warn!("article dates for {}: {error}", source.url),
+        Err(error) => tracing::warn!("article dates for {}: {error}", source.url),
+    }
+    run
 }
 
 /// Run store work and extraction on the blocking pool, off the async workers.
@@ -543,13 +704,15 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 
 /// How long a claimed source stays leased to its worker: longer than any refresh can take
 /// (a page and an advertised feed, each within the fetch timeout, the extraction, for
-/// full-text sources up to `max_article_fetches` item pages, and for training the page, some
-/// feeds and article pages; each fetch after the host's delay).
+/// full-text sources up to `max_article_fetches` item pages, up to `article_dates` item pages
+/// for dates, and for training the page, some feeds and article pages; each fetch after the
+/// host's delay).
 pub fn lease_for(config: &Config) -> Duration {
     let fetch = config.fetch.timeout;
     let one = fetch.saturating_add(config.updater.per_host_delay);
     let training = if config.updater.train_templates { train::MAX_FETCHES } else { 0 };
-    let fetches = config.updater.max_article_fetches.saturating_add(training);
+    let u = &config.updater;
+    let fetches = u.max_article_fetches.saturating_add(u.article_dates).saturating_add(training);
     let articles = one.saturating_mul(u32::try_from(fetches).unwrap_or(u32::MAX));
     fetch.saturating_mul(2).saturating_add(articles).saturating_add(Duration::from_secs(60))
 }

@@ -96,6 +96,7 @@ pub fn after(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
 mod tests {
     use super::*;
     use crate::model::Item;
+    use crate::store::DateOrigin;
     use chrono::TimeZone;
 
     const HOUR: Duration = Duration::from_secs(3600);
@@ -117,7 +118,8 @@ mod tests {
     fn stored(date: Option<DateTime<Utc>>, first_seen: DateTime<Utc>) -> StoredItem {
         let mut item = Item::new("x");
         item.date = date.map(|d| d.fixed_offset());
-        StoredItem { guid: "g".into(), subject: None, item, first_seen, last_seen: first_seen }
+        let date_origin = if date.is_some() { DateOrigin::Page } else { DateOrigin::FirstSeen };
+        StoredItem { guid: "g".into(), subject: None, item, date_origin, first_seen, last_seen: first_seen }
     }
 
     #[test]

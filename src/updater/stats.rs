@@ -43,6 +43,17 @@ impl RefreshOutcome {
     }
 }
 
+/// What reading article pages for the dates of items whose list page shows none did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct DateRun {
+    /// Items that took their article's date.
+    pub dated: usize,
+    /// Items whose page was read but gave no date they can take: they keep first seen.
+    pub not_found: usize,
+    /// Items whose page could not be had (tried again at later refreshes, a few times).
+    pub failed: usize,
+}
+
 /// The fetch error classes, as metric labels.
 pub const FETCH_ERROR_KINDS: [(FetchErrorKind, &str); 6] = [
     (FetchErrorKind::BadRequest, "bad-url"),
@@ -63,6 +74,8 @@ pub struct Stats {
     refresh_millis: AtomicU64,
     articles_enriched: AtomicU64,
     articles_failed: AtomicU64,
+    /// Article date reads: dated, not found, failed.
+    article_dates: [AtomicU64; 3],
 }
 
 /// A copy of the counters.
@@ -79,6 +92,8 @@ pub struct StatsSnapshot {
     pub articles_enriched: u64,
     /// Items whose article page failed (fetch, parse, or no content found).
     pub articles_failed: u64,
+    /// Article pages read for the dates of items whose list page shows none, by outcome.
+    pub article_dates: DateRun,
 }
 
 impl Stats {
@@ -107,6 +122,13 @@ impl Stats {
         self.articles_failed.fetch_add(failed as u64, Ordering::Relaxed);
     }
 
+    /// Article pages read for dates (by full text or only for the date).
+    pub fn article_dates(&self, run: DateRun) {
+        for (counter, n) in self.article_dates.iter().zip([run.dated, run.not_found, run.failed]) {
+            counter.fetch_add(n as u64, Ordering::Relaxed);
+        }
+    }
+
     pub fn snapshot(&self) -> StatsSnapshot {
         let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
         StatsSnapshot {
@@ -122,6 +144,11 @@ impl Stats {
             refresh_seconds: load(&self.refresh_millis) as f64 / 1000.0,
             articles_enriched: load(&self.articles_enriched),
             articles_failed: load(&self.articles_failed),
+            article_dates: DateRun {
+                dated: load(&self.article_dates[0]) as usize,
+                not_found: load(&self.article_dates[1]) as usize,
+                failed: load(&self.article_dates[2]) as usize,
+            },
         }
     }
 }

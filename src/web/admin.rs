@@ -17,7 +17,8 @@ use sha2::{Digest, Sha256};
 
 use super::{AppState, auth, plain, store_error};
 use crate::feed::Format;
-use crate::store::{ArticleCounts, Health, Source, SourceId, Stats};
+use crate::store::{ArticleCounts, DateCounts, Health, Source, SourceId, Stats};
+use crate::updater::MAX_ARTICLE_ATTEMPTS;
 
 const CSS: &str = include_str!("../../static/admin.css");
 const JS: &str = include_str!("../../static/admin.js");
@@ -65,6 +66,9 @@ struct SourceRow {
     took: String,
     status: String,
     items: u64,
+    /// Empty when the list page dates every item; else how many of the items it gives no
+    /// date have their article's date, and how many have none to take.
+    dates: String,
     /// Empty when full text is off; else how many items have content, and failures.
     full_text: String,
     next_due: When,
@@ -160,11 +164,11 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let store = state.ctx.store.clone();
     let loaded = state
         .blocking(move || -> crate::store::Result<_> {
-            let articles = store.article_counts()?;
-            Ok((store.stats(Utc::now())?, store.sources()?, store.rules()?, store.templates()?, articles))
+            let counts = (store.article_counts()?, store.date_counts(MAX_ARTICLE_ATTEMPTS)?);
+            Ok((store.stats(Utc::now())?, store.sources()?, store.rules()?, store.templates()?, counts))
         })
         .await;
-    let (stats, mut sources, rules, templates, articles) = match loaded {
+    let (stats, mut sources, rules, templates, counts) = match loaded {
         Ok(Ok(loaded)) => loaded,
         Ok(Err(error)) => return store_error(error),
         Err(response) => return response,
@@ -175,7 +179,7 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let start = (page_number - 1) * PAGE_SIZE;
     let origin = state.origin(&request);
     let rows: Vec<SourceRow> =
-        sources.iter().skip(start).take(PAGE_SIZE).map(|s| source_row(&state, &origin, s, &articles)).collect();
+        sources.iter().skip(start).take(PAGE_SIZE).map(|s| source_row(&state, &origin, s, &counts)).collect();
     let link = |n: usize| {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
         if !health.is_empty() {
@@ -238,8 +242,15 @@ fn source_row(
     state: &AppState,
     origin: &str,
     source: &Source,
-    articles: &HashMap<SourceId, ArticleCounts>,
+    (articles, dates): &(HashMap<SourceId, ArticleCounts>, HashMap<SourceId, DateCounts>),
 ) -> SourceRow {
+    let dates = match dates.get(&source.id) {
+        None => String::new(),
+        Some(c) if c.not_found > 0 => {
+            format!("dates: {} of {} from articles ({} not found)", c.from_articles, c.undated, c.not_found)
+        }
+        Some(c) => format!("dates: {} of {} from articles", c.from_articles, c.undated),
+    };
     let full_text = match (source.settings.full_text, articles.get(&source.id)) {
         (false, _) => String::new(),
         (true, None) => "on".into(),
@@ -256,6 +267,7 @@ fn source_row(
         took: source.last_duration.map(|d| format!("{} ms", d.as_millis())).unwrap_or_default(),
         status: source.http_status.map(|s| s.to_string()).unwrap_or_else(|| "–".into()),
         items: source.item_count,
+        dates,
         full_text,
         next_due: When::of(Some(source.next_due)),
         error: source.error.clone().unwrap_or_default(),

@@ -100,6 +100,16 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     family(&mut out, "html2rss_articles_total", "counter", "Item pages read for full text, by outcome.");
     let _ = writeln!(out, "html2rss_articles_total{{outcome=\"enriched\"}} {}", updater.articles_enriched);
     let _ = writeln!(out, "html2rss_articles_total{{outcome=\"failed\"}} {}", updater.articles_failed);
+    family(
+        &mut out,
+        "html2rss_article_dates_total",
+        "counter",
+        "Item pages read for the dates of items whose list page shows none, by outcome.",
+    );
+    let dates = updater.article_dates;
+    for (outcome, count) in [("dated", dates.dated), ("not-found", dates.not_found), ("failed", dates.failed)] {
+        let _ = writeln!(out, "html2rss_article_dates_total{{outcome=\"{outcome}\"}} {count}");
+    }
     family(&mut out, "html2rss_items_new_total", "counter", "Items seen for the first time.");
     let _ = writeln!(out, "html2rss_items_new_total {}", updater.items_new);
     family(&mut out, "html2rss_items_changed_total", "counter", "Known items whose fields changed.");

@@ -36,7 +36,7 @@ use crate::dom::Document;
 use crate::engines::article::{Article, DateSource};
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
-use crate::engines::timepattern::{self, DateContext, TimeNode, TimePatternDb};
+use crate::engines::timepattern::{self, DateContext, DateRole, TimeNode, TimePatternDb};
 use crate::engines::{Engine, Extraction};
 use crate::model::Page;
 
@@ -57,6 +57,11 @@ pub struct Analysis {
     pub choice: Choice,
     pub extraction: Extraction,
 }
+
+/// The least focus (share of a record's headline text that goes to its own item) of a list
+/// that is a page's content: page blocks that hold an article and its comments spread over
+/// many links.
+const LIST_FOCUS: f32 = 0.8;
 
 /// A main text shorter than this (about 80 English words) is a teaser, not an article.
 const MIN_ARTICLE_CHARS: usize = 500;
@@ -150,8 +155,22 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
 
     let covers_dated = |r: &Ranked| r.time_recall.is_none_or(|recall| recall >= COVERS_DATED_LIST);
     // An article page's undated lists are its menus, tags and related links: only dates (or
-    // a list the dates agree with) make items there.
-    let article_page = structured.page_is_article;
+    // a list the dates agree with) make items there. Unless the list is what the page holds:
+    // generators declare every page an article, archives included.
+    let holds_the_page = |r: &Ranked| {
+        let candidate = &repeated.candidates[r.candidate];
+        // A list of titles in the page's content, not links in prose or a page's blocks
+        // (several records with headline-long titles that are most of their text, each about
+        // one item), and no text of an article's length beside it.
+        let f = &candidate.factors;
+        f.headlines >= 3
+            && f.title >= 1.0
+            && f.text_chars < f.title_chars
+            && f.placement >= 1.0
+            && f.focus >= LIST_FOCUS
+            && (candidate.text_beside(doc) as usize) < MIN_ARTICLE_CHARS
+    };
+    let article_page = structured.page_is_article && !ranked.first().is_some_and(holds_the_page);
     let choice = match ranked.first() {
         _ if article_page && !ranked.first().is_some_and(|r| r.time_vote.is_some_and(|v| v >= AGREES)) => {
             if time.extraction.page.item_count() > 0 { Choice::TimePattern } else { Choice::Nothing }
@@ -172,7 +191,28 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
 
     let mut repeated = repeated;
     if let Choice::Repeated { rank } = choice {
-        repeated::add_same_kind(doc, &repeated.links, &mut repeated.candidates[ranked[rank].candidate]);
+        let chosen = ranked[rank].candidate;
+        // On a page whose list shows dates, a section of such records that shows none, or
+        // dates of another kind ("May, 2021" beside "2024-11-05"), is other content
+        // (publications, projects), not more of the list.
+        let nodes = &time.time_nodes;
+        let groups_of = |c: &Candidate| -> BTreeMap<&str, usize> {
+            let mut groups = BTreeMap::new();
+            for r in &c.records {
+                let from = nodes.partition_point(|n| n.node < r.start);
+                let to = nodes.partition_point(|n| n.node < r.end).max(from);
+                for n in &nodes[from..to] {
+                    *groups.entry(n.group.as_str()).or_insert(0) += 1;
+                }
+            }
+            groups
+        };
+        let usual = groups_of(&repeated.candidates[chosen]).into_iter().max_by_key(|&(_, n)| n).map(|(g, _)| g);
+        let usual = usual.map(str::to_string);
+        repeated::join_sections(&repeated.links, &mut repeated.candidates, chosen, |c| {
+            !dated_list || usual.as_deref().is_some_and(|g| groups_of(c).contains_key(g))
+        });
+        repeated::add_same_kind(doc, &repeated.links, &mut repeated.candidates[chosen]);
     }
     let extraction = match choice {
         Choice::Repeated { rank } => {
@@ -272,16 +312,37 @@ fn records_extraction(
     let date_of = |r: &Record| -> Option<(DateTime<FixedOffset>, Option<TimeNode>)> {
         let url = without_fragment(&links[r.headline?].url);
         let shown = in_record(r);
+        // The record's own publication date, as its markup or label says, beats every other
+        // date it shows (dates quoted in a whole post's text).
+        if let Some(node) = shown.iter().find(|n| n.role == DateRole::Published) {
+            return Some((node.date, Some(node.clone())));
+        }
         if let Some(&date) = dated.get(&url) {
             return Some((date, shown.iter().find(|n| n.date == date).cloned()));
         }
-        if let Some(node) = shown.iter().find(|n| Some(&n.group) == usual.as_ref()) {
+        // The record's publication date before a modification date of the usual kind.
+        let of_usual_kind = || shown.iter().filter(|n| Some(&n.group) == usual.as_ref());
+        if let Some(node) = of_usual_kind().find(|n| n.role != DateRole::Modified).or_else(|| of_usual_kind().next()) {
             return Some((node.date, Some(node.clone())));
         }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))
     };
     let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
     page.subjects = repeated::subjects(doc, links, candidate, &date_of);
+    // Dated items of the time patterns' list that the records miss (another section, records
+    // of another kind): the dates are evidence enough that they are items of the page.
+    let listed: HashSet<Url> = page.items().filter_map(|i| i.link.as_ref()).map(without_fragment).collect();
+    for subject in &time.extraction.page.subjects {
+        let items: Vec<_> = subject
+            .items
+            .iter()
+            .filter(|i| i.link.as_ref().is_some_and(|l| !listed.contains(&without_fragment(l))))
+            .cloned()
+            .collect();
+        if !items.is_empty() {
+            page.subjects.push(crate::model::Subject { title: subject.title.clone(), items });
+        }
+    }
     page.date = page.items().filter_map(|i| i.date).max();
     // Independent evidence: the structure, the dates and the declarations each make it likelier.
     let structure = candidate.structure_confidence(rival);

@@ -21,8 +21,8 @@ use std::collections::HashSet;
 use url::Url;
 
 use super::Analysis;
-use crate::dom::{Document, NodeId};
-use crate::engines::record::heading_inside;
+use crate::dom::{Document, NodeId, collapse_whitespace};
+use crate::engines::record::title_node;
 use crate::engines::rules::{self, ItemRule, Rule, SubjectRule, UrlPattern};
 use crate::engines::timepattern::TimeSource;
 use crate::model::{Item, Page};
@@ -121,7 +121,7 @@ fn anchor(doc: &Document, analysis: &Analysis, items: &[&Item]) -> Result<Vec<An
     for (index, item) in items.iter().enumerate() {
         let no_anchor = || SuggestError::NoAnchor { index, title: item.title.clone() };
         let link = item.link.as_ref().ok_or_else(no_anchor)?;
-        let title_node = |a: NodeId| heading_inside(doc, a).unwrap_or(a);
+        let title_node = |a: NodeId| title_node(doc, a);
         let same = || links.iter().filter(|(n, url)| url == link && !used.contains(n));
         // The link whose text is the title, else the first one to the item.
         let (node, _) = same()
@@ -298,9 +298,10 @@ fn container(doc: &Document, node: NodeId) -> Option<NodeId> {
 /// The records' class, merged (common prefix and `*`), when every record has one and the
 /// merge says more than "some class".
 fn merged_class(doc: &Document, anchored: &[Anchored]) -> Option<Pattern> {
-    let mut classes = anchored.iter().map(|a| doc.attr(a.record, "class").map(str::trim).filter(|c| !c.is_empty()));
-    let first = Pattern(classes.next()??.to_string());
-    let merged = classes.try_fold(first, |acc, class| Some(acc.merge(&Pattern(class?.to_string()))))?;
+    let mut classes =
+        anchored.iter().map(|a| doc.attr(a.record, "class").map(collapse_whitespace).filter(|c| !c.is_empty()));
+    let first = Pattern(classes.next()??);
+    let merged = classes.try_fold(first, |acc, class| Some(acc.merge(&Pattern(class?))))?;
     (merged.0 != "*").then_some(merged)
 }
 
@@ -326,8 +327,8 @@ fn key_path(doc: &Document, node: NodeId) -> Path {
             from_root = false;
             break;
         }
-        if let Some(class) = doc.attr(n, "class").map(str::trim).filter(|c| !c.is_empty() && tag != "body") {
-            step.predicates.push(AttrPredicate { name: "class".into(), value: Some(Pattern(class.to_string())) });
+        if let Some(class) = doc.attr(n, "class").map(collapse_whitespace).filter(|c| !c.is_empty() && tag != "body") {
+            step.predicates.push(AttrPredicate { name: "class".into(), value: Some(Pattern(class)) });
         }
         steps.push(step);
         current = container(doc, n);

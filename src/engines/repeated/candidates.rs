@@ -8,7 +8,10 @@ use url::Url;
 
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
-use crate::engines::record::{OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, link_range, links_in, title_of};
+use crate::engines::record::{
+    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_word, link_range, links_in, tag_path,
+    title_of,
+};
 use crate::engines::timepattern::db::is_cjk;
 
 /// Elements whose content is not page text, and children that never start a record.
@@ -122,6 +125,38 @@ impl Candidate {
         self.records.iter().filter_map(|r| r.headline.map(|h| &links[h].url))
     }
 
+    /// The page's content text (outside headers, menus, sidebars and footers) that lies
+    /// outside the records' elements, in weighted characters: next to nothing on an archive page (even
+    /// one its metadata calls an article), an article's whole text beside its related links.
+    pub fn text_beside(&self, doc: &Document) -> u32 {
+        let mut beside = 0u32;
+        let mut record = 0;
+        let mut i = 0u32;
+        while (i as usize) < doc.len() {
+            let id = NodeId(i);
+            if let Some(tag) = doc.tag(id) {
+                // `<body class="right-sidebar">` says where the sidebar is, not that it is one.
+                let page_wide = matches!(tag, "html" | "body");
+                if HIDDEN.contains(&tag) || (!page_wide && off_list(doc, id)) {
+                    i = doc.node(id).end.0;
+                    continue;
+                }
+            } else if let Some(text) = doc.text_node(id) {
+                // The records' own elements: text between them (paragraphs around a list of
+                // pictures, prose around links) is beside the list.
+                let element_end = |r: &Record| doc.node(r.element).end;
+                while record < self.records.len() && element_end(&self.records[record]) <= id {
+                    record += 1;
+                }
+                if self.records.get(record).is_none_or(|r| r.element > id) {
+                    beside += weight(text);
+                }
+            }
+            i += 1;
+        }
+        beside
+    }
+
     /// 0 to 1, from the structure alone: most records have a headline, there are enough of them,
     /// no rival scores nearly as well, and the list is in the main content.
     pub fn structure_confidence(&self, rival: f32) -> f32 {
@@ -192,16 +227,18 @@ struct Kind<'d> {
 /// The class words that say what kind of element this is (see [`STATE_WORDS`] and
 /// [`PER_RECORD_PREFIXES`]; words with digits are ids and counters), sorted.
 fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
-    let mut words: Vec<String> = doc
-        .attr(node, "class")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_lowercase)
+    let all: Vec<String> = doc.attr(node, "class").unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
+    // A BEM modifier (`card--featured` beside `card`) varies the look of one record of a kind.
+    let modifier = |w: &str| w.split_once("--").is_some_and(|(block, _)| all.iter().any(|b| b == block));
+    let mut words: Vec<String> = all
+        .iter()
         .filter(|w| {
             !w.chars().any(|c| c.is_ascii_digit())
                 && !STATE_WORDS.contains(&w.as_str())
                 && !PER_RECORD_PREFIXES.iter().any(|p| w.starts_with(p))
+                && !modifier(w)
         })
+        .cloned()
         .collect();
     words.sort();
     words.dedup();
@@ -276,17 +313,26 @@ fn add_lone_records(
             words.iter().all(|w| own.iter().any(|o| o == w))
         }
     };
-    let container_tag = doc.tag(containers[0]);
-    let container_words = class_words(doc, containers[0]);
+    let same_kind = |a: NodeId, b: NodeId| doc.tag(a) == doc.tag(b) && class_words(doc, a) == class_words(doc, b);
+    // Sections beside the containers, and sections one level down in wrappers of the kind that
+    // wraps the containers (`<section class="year"><h2>2019</h2><ul>…</ul></section>`).
     let mut parents: Vec<NodeId> = containers.iter().filter_map(|&c| doc.parent(c)).collect();
     parents.dedup();
+    let mut places = parents.clone();
+    for &parent in &parents {
+        if let Some(grandparent) = doc.parent(parent) {
+            places.extend(doc.children(grandparent).iter().copied().filter(|&a| a != parent && same_kind(a, parent)));
+        }
+    }
+    places.sort_unstable();
+    places.dedup();
     let mut found = Vec::new();
-    for parent in parents {
+    for parent in places {
         for &sibling in doc.children(parent) {
             if containers.contains(&sibling) || found.iter().any(|r: &Record| r.container == sibling) {
                 continue;
             }
-            if doc.tag(sibling) != container_tag || class_words(doc, sibling) != container_words {
+            if !same_kind(sibling, containers[0]) {
                 continue;
             }
             let members: Vec<NodeId> = doc.children(sibling).iter().copied().filter(|&c| of_kind(c)).collect();
@@ -468,8 +514,8 @@ fn score(
     Candidate { containers, signature, records, factors, score }
 }
 
-/// Each record's best headline link inside its element; where most records have theirs on one
-/// tag path from the container, the others take the link on that path when they have one.
+/// Each record's best headline link inside its element, then the list's headline place
+/// ([`align_headlines`]).
 fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
     let usable = |i: usize| links[i].is_headline() && !title_of(doc, &links[i], None).is_empty();
     for record in records.iter_mut() {
@@ -479,25 +525,18 @@ fn choose_headlines(doc: &Document, links: &[Link], records: &mut [Record]) {
             _ => Some(i),
         });
     }
-    let path_of = |r: &Record, link: usize| tag_path(doc, r.container, links[link].node);
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for r in records.iter() {
-        if let Some(h) = r.headline {
-            *counts.entry(path_of(r, h)).or_default() += 1;
-        }
-    }
-    let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
-    if count * 2 <= records.len() {
-        return;
-    }
-    for r in records.iter_mut() {
-        if r.headline.is_some_and(|h| path_of(r, h) == path) {
-            continue;
-        }
-        let mut inside = link_range(links, r.element, doc.node(r.element).end);
-        if let Some(link) = inside.find(|&i| usable(i) && tag_path(doc, r.container, links[i].node) == path) {
-            r.headline = Some(link);
-        }
+    let mut slots: Vec<HeadlineSlot> = records
+        .iter()
+        .map(|r| HeadlineSlot {
+            top: r.container,
+            start: r.element,
+            end: doc.node(r.element).end,
+            headline: r.headline,
+        })
+        .collect();
+    align_headlines(doc, links, &mut slots, |link, _| usable(link));
+    for (record, slot) in records.iter_mut().zip(slots) {
+        record.headline = slot.headline;
     }
 }
 
@@ -540,17 +579,6 @@ fn drop_index_links(links: &[Link], records: &mut [Record]) {
     }
 }
 
-/// Tag names from `top` (excluded) down to `node`: `li/h2/a`.
-pub fn tag_path(doc: &Document, top: NodeId, node: NodeId) -> String {
-    let mut parts: Vec<&str> = std::iter::once(node)
-        .chain(doc.ancestors(node))
-        .take_while(|&a| a != top)
-        .map(|a| doc.tag(a).unwrap_or("#text"))
-        .collect();
-    parts.reverse();
-    parts.join("/")
-}
-
 /// A page part that holds no item list: a sidebar, footer, menu or comment section by tag,
 /// landmark role, class or id; the page's header (a `<header>` that is no article's).
 fn off_list(doc: &Document, node: NodeId) -> bool {
@@ -591,6 +619,47 @@ fn is_main(doc: &Document, node: NodeId) -> bool {
 fn main_factor(doc: &Document, main: Option<NodeId>, container: NodeId) -> f32 {
     let Some(main) = main else { return 1.0 };
     if doc.contains(main, container) || doc.contains(container, main) { 1.0 } else { OUTSIDE_MAIN }
+}
+
+/// The other sections of a list: candidates whose records are of the chosen one's kind (the
+/// same tag and class words, a kind the classes name) under containers of another kind (a
+/// portal's topics, a homepage's "Projects" and "Posts"), placed at least as well, with
+/// headlines of their own, and that `belongs` accepts. Their records join the chosen candidate,
+/// one subject per section.
+pub fn join_sections(
+    links: &[Link],
+    candidates: &mut [Candidate],
+    chosen: usize,
+    belongs: impl Fn(&Candidate) -> bool,
+) {
+    let kind = candidates[chosen].signature.clone();
+    if !kind.contains('.') {
+        return;
+    }
+    let (placement, main) = (candidates[chosen].factors.placement, candidates[chosen].factors.main);
+    let mut urls: HashSet<Url> = candidates[chosen].headline_urls(links).cloned().collect();
+    let mut joined = Vec::new();
+    for (index, other) in candidates.iter().enumerate() {
+        let fits = index != chosen
+            && other.signature == kind
+            && other.is_list()
+            && other.factors.placement >= placement
+            && other.factors.main >= main
+            && other.headline_urls(links).all(|u| !urls.contains(u))
+            && belongs(other);
+        if fits {
+            urls.extend(other.headline_urls(links).cloned());
+            joined.push(index);
+        }
+    }
+    for index in joined {
+        let (containers, records) = (candidates[index].containers.clone(), candidates[index].records.clone());
+        let target = &mut candidates[chosen];
+        target.containers.extend(containers);
+        target.records.extend(records);
+        target.containers.sort();
+        target.records.sort_by_key(|r| r.start);
+    }
 }
 
 /// Records of the list's kind next to it: a featured first post in a wrapper of its own. In

@@ -41,6 +41,16 @@ pub enum TimeSource {
     Attribute,
 }
 
+/// What a page says one of its dates is. Ordered: a publication date is an item's date before
+/// an unmarked one, and an unmarked one before a modification date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DateRole {
+    Modified,
+    Unmarked,
+    Published,
+}
+
 /// A node of the page that holds a date.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimeNode {
@@ -61,6 +71,9 @@ pub struct TimeNode {
     pub precision: Precision,
     /// Share of the node's text that is the date (1 for a pure date line).
     pub purity: f32,
+    /// What the page says the date is: a publication date ("Posted on …", `datePublished`,
+    /// hAtom's `published`), a modification date ("Updated on …", `dateModified`), or neither.
+    pub role: DateRole,
     /// The readings of the visible date (two for `03/04/2020`), resolved per group.
     #[serde(skip)]
     readings: Vec<RawMatch>,
@@ -125,7 +138,100 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         }
         i += 1;
     }
+    for node in &mut nodes {
+        node.role = date_role(doc, node);
+    }
     nodes
+}
+
+/// Words that label a date as a modification date, lower-case, in the languages of the Time
+/// Pattern DB. A label sits in the date's own text or just before it.
+const MODIFIED_LABELS: &[&str] = &[
+    "updated",
+    "update",
+    "modified",
+    "edited",
+    "last edit",
+    "revised",
+    "更新",
+    "修改",
+    "编辑于",
+    "編輯於",
+    "最終更新",
+    "更新日",
+    "수정",
+    "업데이트",
+    "aktualisiert",
+    "geändert",
+    "mis à jour",
+    "modifié",
+    "actualizado",
+    "modificado",
+    "atualizado",
+    "aggiornato",
+    "modificato",
+    "bijgewerkt",
+    "gewijzigd",
+    "обновлено",
+    "изменено",
+    "zaktualizowano",
+    "güncellendi",
+];
+/// Words that label a date as the publication date; they win over a modification label
+/// (WordPress writes `class="entry-date published updated"` on one date).
+const PUBLISHED_LABELS: &[&str] =
+    &["published", "posted", "发布", "發佈", "發表", "发表", "公開", "投稿", "게시", "veröffentlicht", "publié", "publicado", "pubblicato", "опубликовано"];
+
+/// How many nodes back a date's label is looked for, and how long a label is at most.
+const LABEL_LOOKBACK: u32 = 4;
+const MAX_LABEL_CHARS: usize = 30;
+
+/// What the page says a date is: by microdata (`datePublished`, `dateModified`), `<time
+/// pubdate>`, the class or id words of its element and the two above it (`entry-date
+/// published`, `updated`), or a label in its text or the text just before it ("Posted on",
+/// "Updated:"). Publication wins where both are said (WordPress writes `class="entry-date
+/// published updated"` on one date).
+fn date_role(doc: &Document, node: &TimeNode) -> DateRole {
+    let element = if doc.is_element(node.node) { Some(node.node) } else { doc.parent(node.node) };
+    let mut says_modified = false;
+    for id in element.into_iter().flat_map(|e| std::iter::once(e).chain(doc.ancestors(e)).take(3)) {
+        if doc.is_tag(id, "time") && doc.attr(id, "pubdate").is_some() {
+            return DateRole::Published;
+        }
+        if let Some(prop) = doc.attr(id, "itemprop") {
+            let prop = prop.to_ascii_lowercase();
+            if prop.contains("datepublished") || prop.contains("datecreated") {
+                return DateRole::Published;
+            }
+            says_modified |= prop.contains("datemodified");
+        }
+        let words = ["class", "id"].iter().filter_map(|a| doc.attr(id, a)).collect::<Vec<_>>().join(" ").to_lowercase();
+        if PUBLISHED_LABELS.iter().any(|l| words.contains(l)) {
+            return DateRole::Published;
+        }
+        says_modified |= ["updated", "modified", "lastmod"].iter().any(|l| words.contains(l));
+    }
+    // The text before the date in its own line, and a short text just before its element
+    // (a label such as "Updated on:"; a longer one is a title or a sentence).
+    let own = node.text.to_lowercase();
+    let before = element
+        .and_then(|e| {
+            (e.0.saturating_sub(LABEL_LOOKBACK)..e.0)
+                .rev()
+                .map(NodeId)
+                .find_map(|n| doc.text_node(n).map(str::trim).filter(|t| !t.is_empty()))
+        })
+        .filter(|t| t.chars().count() <= MAX_LABEL_CHARS)
+        .map(|t| t.trim_end_matches([':', '：']).trim_end().to_lowercase())
+        .unwrap_or_default();
+    let labelled = |labels: &[&str]| labels.iter().any(|l| own.contains(l) || before.ends_with(l));
+    if labelled(PUBLISHED_LABELS) {
+        DateRole::Published
+    } else if says_modified || labelled(MODIFIED_LABELS) {
+        DateRole::Modified
+    } else {
+        DateRole::Unmarked
+    }
 }
 
 /// A heading that is only a year ("2021", "2021 年"): archives put one above the dates of that
@@ -148,6 +254,11 @@ fn year_heading(doc: &Document, id: NodeId, text: &str) -> Option<i32> {
 }
 
 impl TimeNode {
+    /// The part of the node's text that is the date ("May 20, 2024" of "May 20, 2024 - Title").
+    pub fn date_text(&self) -> &str {
+        self.readings.first().and_then(|m| self.text.get(m.start..m.end)).unwrap_or(&self.text)
+    }
+
     /// Give a date shown without its year ("09-02") the year of the archive section it is in.
     fn set_missing_year(&mut self, year: i32, db: &TimePatternDb, context: &DateContext) {
         let mut changed = false;
@@ -196,6 +307,7 @@ fn visible_date(
         node,
         address: doc.address(node),
         purity,
+        role: DateRole::Unmarked,
         pattern: parsed.pattern,
         group: db.patterns()[first.pattern].shape.clone(),
         date: parsed.date,
@@ -260,6 +372,7 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
             node: id,
             address: doc.address(id),
             purity: 1.0,
+            role: DateRole::Unmarked,
             pattern: format!("@{attr}"),
             group: format!("{tag}@{attr}"),
             date: parsed.date,

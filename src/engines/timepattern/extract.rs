@@ -44,7 +44,9 @@ use super::db::TimePatternDb;
 use super::discover::{self, TimeNode, TimeSource};
 use crate::dom::{Document, NodeId};
 use crate::engines::links::{Link, page_links};
-use crate::engines::record::{self, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, is_heading, title_of};
+use crate::engines::record::{
+    self, HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_word, is_heading, tag_path, title_of,
+};
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
 
@@ -248,7 +250,7 @@ impl PageView<'_> {
     /// The signature is the path to the record's first date: records of one list share it.
     fn record_signature(&self, run: &[usize], column: usize) -> Option<String> {
         let top = self.ancestor_at_depth(self.nodes[run[0]].node, column as u32 + 1);
-        let paths: Vec<String> = run.iter().map(|&i| self.tag_path(top, self.nodes[i].node)).collect();
+        let paths: Vec<String> = run.iter().map(|&i| tag_path(self.doc, top, self.nodes[i].node)).collect();
         if run.len() > 1 {
             if run.len() > MAX_DATES_PER_RECORD {
                 return None;
@@ -274,17 +276,6 @@ impl PageView<'_> {
         std::iter::once(node).chain(self.doc.ancestors(node)).find(|&a| self.doc.node(a).depth <= depth).unwrap_or(node)
     }
 
-    /// Tag names from `top` (excluded) down to `node`: `div/p/#text`.
-    fn tag_path(&self, top: NodeId, node: NodeId) -> String {
-        let mut parts: Vec<&str> = std::iter::once(node)
-            .chain(self.doc.ancestors(node))
-            .take_while(|&a| a != top)
-            .map(|a| self.doc.tag(a).unwrap_or("#text"))
-            .collect();
-        parts.reverse();
-        parts.join("/")
-    }
-
     /// How far above its anchor a record's slot is, from the blocks with several records;
     /// used for blocks of one record, which have no container of their own.
     fn slot_depth(&self, members: &[usize], blocks: &[Block]) -> Option<u32> {
@@ -301,13 +292,14 @@ impl PageView<'_> {
     }
 
     fn anchor_of(&self, record: &[usize]) -> usize {
-        // The purest date, the first on ties; visible dates before invisible ones.
+        // A date marked as the publication date, then an unmarked one, then a modification
+        // date; among them the purest, the first on ties; visible dates before invisible ones.
         *record
             .iter()
             .max_by(|&&a, &&b| {
                 let key = |i: usize| {
                     let n = &self.nodes[i];
-                    (n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
+                    (n.role, n.source != TimeSource::Attribute, (n.purity * 100.0) as u32)
                 };
                 key(a).cmp(&key(b)).then(b.cmp(&a))
             })
@@ -346,7 +338,7 @@ impl PageView<'_> {
         }
         let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
         for (_, _, anchor) in &merged {
-            *shapes.entry(self.tag_path(container, self.nodes[*anchor].node)).or_default() += 1;
+            *shapes.entry(tag_path(self.doc, container, self.nodes[*anchor].node)).or_default() += 1;
         }
         let shape = shapes.into_iter().max_by_key(|(_, count)| *count).map(|(shape, _)| shape).unwrap_or_default();
         let offset = self.headline_offset(&children, &merged);
@@ -476,37 +468,25 @@ impl PageView<'_> {
         })
     }
 
-    /// Where most records found their headline (tag path from the record's start), every
-    /// record takes a link on that path when it has one.
+    /// The list's headline place ([`record::align_headlines`]), from each record's parent.
     fn align_headlines(&self, records: &mut [Record]) {
-        if records.len() < 2 {
-            return;
-        }
-        let path_of =
-            |r: &Record, link: usize| self.tag_path(self.doc.parent(r.start).unwrap_or(r.start), self.links[link].node);
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for r in records.iter() {
-            if let Some(h) = r.headline {
-                *counts.entry(path_of(r, h)).or_default() += 1;
-            }
-        }
-        let Some((path, count)) = counts.into_iter().max_by_key(|(_, c)| *c) else { return };
-        if count * 2 <= records.len() {
-            return;
-        }
-        for r in records.iter_mut() {
-            if r.headline.is_some_and(|h| path_of(r, h) == path) {
-                continue;
-            }
-            let date = r.anchor.map(|a| &self.nodes[a]);
-            let from = self.links.partition_point(|l| l.node < r.start);
-            let on_path = (from..self.links.len())
-                .take_while(|&i| self.links[i].node < r.end)
-                .filter(|&i| self.links[i].is_headline() && !title_of(self.doc, &self.links[i], date).is_empty())
-                .find(|&i| path_of(r, i) == path);
-            if let Some(link) = on_path {
-                r.headline = Some(link);
-            }
+        let doc = self.doc;
+        let mut slots: Vec<HeadlineSlot> = records
+            .iter()
+            .map(|r| HeadlineSlot {
+                top: doc.parent(r.start).unwrap_or(r.start),
+                start: r.start,
+                end: r.end,
+                headline: r.headline,
+            })
+            .collect();
+        // A link that is only the record's date ("2021-05-04" linking to the post) is none.
+        let dates: Vec<Option<&TimeNode>> = records.iter().map(|r| r.anchor.map(|a| &self.nodes[a])).collect();
+        record::align_headlines(doc, self.links, &mut slots, |link, index| {
+            self.links[link].is_headline() && !title_of(doc, &self.links[link], dates[index]).is_empty()
+        });
+        for (record, slot) in records.iter_mut().zip(slots) {
+            record.headline = slot.headline;
         }
     }
 
@@ -532,7 +512,7 @@ impl PageView<'_> {
         let mut paths: BTreeMap<String, usize> = BTreeMap::new();
         for r in &list.records {
             if let Some(h) = r.headline {
-                *paths.entry(self.tag_path(list.container, self.links[h].node)).or_default() += 1;
+                *paths.entry(tag_path(self.doc, list.container, self.links[h].node)).or_default() += 1;
             }
         }
         let Some((path, count)) = paths.into_iter().max_by_key(|(_, c)| *c) else { return Vec::new() };
@@ -556,7 +536,7 @@ impl PageView<'_> {
             let headline = (from..self.links.len()).take_while(|&i| self.links[i].node < end).find(|&i| {
                 let link = &self.links[i];
                 link.is_headline()
-                    && self.tag_path(list.container, link.node) == path
+                    && tag_path(self.doc, list.container, link.node) == path
                     && !title_of(doc, link, None).is_empty()
             });
             if headline.is_some() {
@@ -585,14 +565,14 @@ impl PageView<'_> {
         let mut paths: BTreeMap<String, usize> = BTreeMap::new();
         for r in &list.records {
             if let Some(h) = r.headline {
-                *paths.entry(self.tag_path(list.container, self.links[h].node)).or_default() += 1;
+                *paths.entry(tag_path(self.doc, list.container, self.links[h].node)).or_default() += 1;
             }
         }
         let path = paths.into_iter().max_by_key(|(_, c)| *c)?.0;
         let links_of = |r: &Record| -> Vec<usize> {
             (self.links.partition_point(|l| l.node < r.start)..self.links.len())
                 .take_while(|&i| self.links[i].node < r.end)
-                .filter(|&i| self.links[i].is_headline() && self.tag_path(list.container, self.links[i].node) == path)
+                .filter(|&i| self.links[i].is_headline() && tag_path(self.doc, list.container, self.links[i].node) == path)
                 .collect()
         };
         let per_record: Vec<Vec<usize>> = list.records.iter().map(links_of).collect();

@@ -15,5 +15,5 @@ pub mod extract;
 
 pub use dates::{DateContext, ParsedDate, Precision, find_dates, parse_date};
 pub use db::{Order, Pattern, TimePatternDb, TimePatternError, Unit};
-pub use discover::{TimeNode, TimeSource};
+pub use discover::{DateRole, TimeNode, TimeSource};
 pub use extract::{Analysis, analyze, extract};

@@ -1,7 +1,8 @@
-//! Full text for items: a list page and its article pages served on loopback (two sites, each
+//! Items' article pages: a list page and its article pages served on loopback (two sites, each
 //! its own host name pinned to its own server), the list's items found by an engine, and their
-//! pages fetched by the enrichment driver — every item gets content and author, no two requests
-//! to one host overlap, and each page is fetched once. `extract --full-text` on local files.
+//! pages fetched by [`ArticlePages`] — every item gets content and author, or its page's date;
+//! no two requests to one host overlap, and each page is fetched once. `extract --full-text`
+//! on local files, content and dates.
 
 mod common;
 
@@ -12,9 +13,9 @@ use std::time::Duration;
 
 use chrono::Utc;
 use common::http::{Reply, Span, TestServer};
+use html2rss::article_pages::{ArticlePageError, ArticlePages, DateOutcome, Outcome};
 use html2rss::dom::{self, ParseOptions};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
-use html2rss::enrich::{ArticlePages, EnrichError, Outcome};
 use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
 use html2rss::model::Item;
 use url::Url;
@@ -180,7 +181,7 @@ async fn a_page_is_fetched_once_failures_leave_items_alone_and_the_budget_defers
     };
     assert_eq!(report.outcomes[0], Outcome::Enriched);
     assert_eq!(report.outcomes[1], Outcome::Enriched);
-    assert!(matches!(failed(2), Some(EnrichError::Fetch(FetchError::Status { status: 404, .. }))), "{report:?}");
+    assert!(matches!(failed(2), Some(ArticlePageError::Fetch(FetchError::Status { status: 404, .. }))), "{report:?}");
     assert_eq!(report.outcomes[3..5], [Outcome::Skipped, Outcome::Skipped]);
     assert_eq!(report.outcomes[5], Outcome::Enriched);
     assert_eq!(report.outcomes[6], Outcome::Deferred);
@@ -279,4 +280,138 @@ async fn a_host_that_asks_for_a_pause_is_left_for_later() {
     assert!(matches!(report.outcomes[0], Outcome::Failed(_)), "{report:?}");
     assert_eq!(report.outcomes[1..], [Outcome::Deferred, Outcome::Deferred]);
     assert_eq!(site.requests().len(), 1);
+}
+
+/// A page dated the way `kind` says: a meta tag, JSON-LD, a `<time>` element, or not at all.
+fn dated_page(title: &str, kind: &str, date: &str) -> String {
+    let (head, body) = match kind {
+        "meta" => (format!(r#"<meta property="article:published_time" content="{date}">"#), String::new()),
+        "json-ld" => (
+            format!(
+                r#"<script type="application/ld+json">{{"@context": "https://schema.org", "@type": "BlogPosting",
+                "headline": "{title}", "datePublished": "{date}"}}</script>"#
+            ),
+            String::new(),
+        ),
+        "time" => (String::new(), format!(r#"<p class="meta"><time datetime="{date}">{date}</time></p>"#)),
+        _ => (String::new(), String::new()),
+    };
+    let paragraphs: String = (1..=3)
+        .map(|p| {
+            format!("<p>Part {p} of {title}: what was seen, who said what, and what comes next for all of them.</p>")
+        })
+        .collect();
+    format!(
+        r#"<!doctype html><html><head><title>{title} - Quiet Notes</title>{head}</head><body>
+        <header><a href="/">Quiet Notes</a></header><article><h1>{title}</h1>{body}{paragraphs}</article></body></html>"#
+    )
+}
+
+/// The pages of [`dated_page`], with the dates each gives (`None`: no date).
+const DATED: [(&str, &str, Option<&str>); 4] = [
+    ("meta", "2023-11-02T08:30:00+01:00", Some("2023-11-02T08:30:00+01:00")),
+    ("json-ld", "2023-10-15T12:00:00Z", Some("2023-10-15T12:00:00+00:00")),
+    ("time", "2023-09-30", Some("2023-09-30T00:00:00+00:00")),
+    ("none", "", None),
+];
+
+#[tokio::test]
+async fn dates_are_read_from_each_page_once_politely_within_the_budget() {
+    let site = TestServer::start(|request| {
+        let n = request.path.strip_prefix("/note/").and_then(|n| n.parse::<usize>().ok());
+        match n.and_then(|n| DATED.get(n).map(|d| (n, d))) {
+            Some((n, (kind, date, _))) => {
+                thread::sleep(Duration::from_millis(20));
+                Reply::html(dated_page(&format!("Note {n}"), kind, date))
+            }
+            None => Reply::status(404),
+        }
+    });
+    let fetcher = fetcher(vec![("a.test".into(), site.addr)]);
+    let item = |link: &str| {
+        let mut item = Item::new("A note");
+        item.link = Url::parse(link).ok();
+        item
+    };
+    let mut items: Vec<Item> = (0..4).map(|n| item(&format!("http://a.test/note/{n}"))).collect();
+    items.push(item("http://a.test/note/0#comments"));
+    items.push(item("http://a.test/note/9"));
+    items.push(Item::new("No link"));
+    items.push(item("http://a.test/note/over-budget"));
+    let gate = HostGate::new(Duration::from_millis(10), BACKOFF);
+    let pages =
+        ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 4, max_pages: 5, patience: Duration::from_secs(5) };
+    let report = pages.dates(&items).await;
+
+    let date = |text: &str| chrono::DateTime::parse_from_rfc3339(text).unwrap();
+    for (n, (_, _, expected)) in DATED.iter().enumerate() {
+        let wanted = expected.map_or(DateOutcome::NotOnPage, |d| DateOutcome::Found(date(d)));
+        assert_eq!(report.outcomes[n], wanted, "note {n}");
+    }
+    assert_eq!(report.outcomes[4], report.outcomes[0], "the same page without its fragment");
+    assert!(matches!(report.outcomes[5], DateOutcome::Failed(f) if matches!(
+        report.failures[f].1,
+        ArticlePageError::Fetch(FetchError::Status { status: 404, .. })
+    )));
+    assert_eq!(report.outcomes[6..], [DateOutcome::Skipped, DateOutcome::Deferred]);
+    assert_eq!(report.requested, 5);
+    let mut paths: Vec<String> = site.requests().into_iter().map(|r| r.path).collect();
+    paths.sort();
+    assert_eq!(paths, ["/note/0", "/note/1", "/note/2", "/note/3", "/note/9"]);
+    no_overlap(&site.spans());
+}
+
+/// `extract --full-text` fills the dates a list page does not show from the items' pages,
+/// whichever engine found the items (the time-pattern engine finds items by their dates, so a
+/// list without dates gives it none to fill).
+#[test]
+fn extract_full_text_gives_undated_items_their_pages_dates_with_every_algorithm() {
+    let dir = tempfile::tempdir().unwrap();
+    let posts: String = (0..DATED.len())
+        .map(|n| {
+            format!(
+                r#"<article class="post"><h2><a href="note{n}.html">Note {n} from the pier</a></h2>
+                <p>A few words about what the pier looked like this week, seen from the old customs
+                house, number {n}.</p></article>"#
+            )
+        })
+        .collect();
+    let list = format!(
+        r#"<!doctype html><html><head><title>Quiet Notes</title></head><body>
+        <header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>
+        <main><h1>Quiet Notes</h1>{posts}</main><footer>Quiet Notes, written by hand</footer></body></html>"#
+    );
+    std::fs::write(dir.path().join("list.html"), list).unwrap();
+    for (n, (kind, date, _)) in DATED.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("note{n}.html")), dated_page(&format!("Note {n}"), kind, date)).unwrap();
+    }
+    let rule = dir.path().join("notes.xml");
+    std::fs::write(
+        &rule,
+        r#"<page><name>quiet notes</name><subject path="//MAIN"><item path="ARTICLE">
+           <title>H2/A</title><link>H2/A/@href</link><description>P</description></item></subject></page>"#,
+    )
+    .unwrap();
+    let list_path = dir.path().join("list.html");
+    let rule_path = rule.to_str().unwrap();
+    for extra in [
+        vec!["--algorithm", "auto"],
+        vec!["--algorithm", "rule", "--rule", rule_path],
+        vec!["--algorithm", "template", "--template", rule_path],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_html2rss"))
+            .args(["extract", list_path.to_str().unwrap(), "--full-text", "--format", "json"])
+            .args(&extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let items = json["items"].as_array().unwrap();
+        assert_eq!(items.len(), DATED.len(), "{extra:?}: {json}");
+        for item in items {
+            let url = item["url"].as_str().unwrap();
+            let n: usize = url.trim_end_matches(".html").rsplit("note").next().unwrap().parse().unwrap();
+            assert_eq!(item["date_published"].as_str(), DATED[n].2, "{extra:?}: {url}");
+        }
+    }
 }

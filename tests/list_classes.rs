@@ -1,0 +1,244 @@
+//! The classes of list pages that the `auto` engine got wrong on sites outside the corpus
+//! (issue 13), each on a small page written for its test: what every item must come out as
+//! (title, link, day), whatever the site.
+
+use chrono::DateTime;
+use html2rss::dom;
+use html2rss::engines::auto;
+use html2rss::engines::timepattern::{DateContext, TimePatternDb};
+use url::Url;
+
+/// (title, path, day) of each item `auto` finds.
+fn items(html: &str) -> Vec<(String, String, String)> {
+    let doc = dom::parse_str(html, &Url::parse("https://blog.example.org/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T12:00:00Z").unwrap());
+    auto::extract(&doc, TimePatternDb::builtin(), &context)
+        .page
+        .items()
+        .map(|i| {
+            let path = i.link.as_ref().map(|l| l.path().to_string()).unwrap_or_default();
+            (i.title.clone(), path, i.date.map(|d| d.format("%F").to_string()).unwrap_or_default())
+        })
+        .collect()
+}
+
+fn expected(posts: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    posts.iter().map(|(t, p, d)| (t.to_string(), p.to_string(), d.to_string())).collect()
+}
+
+const POSTS: [(&str, &str, &str); 5] = [
+    ("Writing a parser by hand", "/posts/hand-parser/", "2024-05-20"),
+    ("Why the borrow checker said no", "/posts/borrow-checker/", "2024-04-02"),
+    ("Notes from a week without a phone", "/posts/no-phone/", "2024-03-15"),
+    ("Home server, second attempt", "/posts/home-server/", "2023-12-01"),
+    ("Reading old papers on compilers", "/posts/old-papers/", "2023-10-09"),
+];
+
+const HEADER: &str = r#"<header><nav><a href="/">Home</a> <a href="/about/">About</a> <a href="/tags/">Tags</a>
+    <a href="/archives/">Archives</a> <a href="/search/">Search</a></nav></header>"#;
+const FOOTER: &str = r#"<footer><a href="https://github.com/someone" aria-label="GitHub profile"></a>
+    <a href="https://social.example/@someone" aria-label="Mastodon profile"></a>
+    <a href="/index.xml" aria-label="RSS feed"></a> © 2024 Someone</footer>"#;
+
+fn long_date(day: &str) -> String {
+    let date = chrono::NaiveDate::parse_from_str(day, "%F").unwrap();
+    date.format("%B %-d, %Y").to_string()
+}
+
+/// Class 1: cards whose only link is an empty overlay named by `aria-label`; the title is the
+/// card's heading (PaperMod's list, and many card themes).
+#[test]
+fn cards_whose_link_is_an_empty_overlay_give_their_heading_and_link() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="post-entry"><header class="entry-header"><h2>{title}</h2></header>
+                <div class="entry-content"><p>A summary of the post, a sentence or two long, about {title}.</p></div>
+                <footer class="entry-footer"><span title="{day} 00:00:00 +0000 UTC">{}</span> · 3 min</footer>
+                <a class="entry-link" aria-label="post link to {title}" href="{path}"></a></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main class=\"main\">{cards}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// Class 2: archives written `date, title`: each date opens its record, so every item gets its
+/// own date, not the next record's.
+#[test]
+fn a_date_before_its_title_dates_its_own_record() {
+    let as_dl: String = POSTS
+        .iter()
+        .map(|(title, path, day)| format!(r#"<dt>{day}</dt><dd><a href="{path}">{title}</a></dd>"#))
+        .collect();
+    let as_spans: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(r#"<span class="date">{}</span> <a href="{path}">{title}</a><br>"#, long_date(day))
+        })
+        .collect();
+    for list in [format!("<dl>{as_dl}</dl>"), format!("<div class=\"archive\">{as_spans}</div>")] {
+        let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{list}</main>{FOOTER}</body></html>");
+        assert_eq!(items(&page), expected(&POSTS), "{list}");
+    }
+}
+
+/// Class 3: whole posts on the homepage. Dates quoted inside a post's text (a list of releases,
+/// a paragraph) do not win over the post's own date, marked as its publication date
+/// (`class="entry-date published"`, `datePublished`, "Posted on") at the record's head or foot.
+#[test]
+fn a_post_s_own_date_beats_dates_quoted_in_its_text() {
+    let quoted = format!(
+        "<p>What changed since {}:</p><ul><li>{} release</li><li>{} release</li></ul>",
+        long_date("2018-05-05"),
+        long_date("2018-06-06"),
+        long_date("2018-07-07")
+    );
+    let posts: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, day))| {
+            format!(
+                r#"<article class="post"><h2 class="entry-title"><a href="{path}">{title}</a></h2>
+                <div class="entry-content"><p>The text of the post, long enough to be a real post.</p>{}</div>
+                <footer class="entry-footer">Posted on <time class="entry-date published" datetime="{day}T10:00:00+00:00">{}</time></footer></article>"#,
+                if k % 2 == 0 { quoted.as_str() } else { "" },
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// A record that shows when it was published and when it was updated is dated by publication.
+#[test]
+fn published_beats_updated_in_one_record() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<div class="row"><a class="item-title" href="{path}">{title}</a>
+                <div><time class="item-date">Published on: {}</time> <time class="item-date">Updated on: May 28, 2024</time></div>
+                <p class="item-summary">A summary of {title}, long enough to be an excerpt.</p></div>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// Class 7: a long archive in year sections (a wrapper per year with its heading and list, some
+/// years with a single post) is one list of every post, not its longest sections.
+#[test]
+fn a_long_archive_in_year_sections_gives_every_post() {
+    let mut sections = String::new();
+    let mut want = Vec::new();
+    for year in (2015..=2024).rev() {
+        sections.push_str(&format!(r#"<section class="year"><h2>{year}</h2><ul>"#));
+        for k in 0..(year % 4 + 1) {
+            let (title, path, day) =
+                (format!("Post {k} of {year} about something"), format!("/{year}/post-{k}/"), format!("{year}-0{}-1{k}", k + 1));
+            sections.push_str(&format!(r#"<li><a href="{path}">{title}</a> <span>{}</span></li>"#, long_date(&day)));
+            want.push((title, path, day));
+        }
+        sections.push_str("</ul></section>");
+    }
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{sections}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), want);
+}
+
+/// A first (featured) record whose class carries another BEM modifier (`card--wide` against
+/// `card--narrow`) is a record of the same kind: modifiers vary the look, not the kind.
+#[test]
+fn records_that_differ_only_in_a_bem_modifier_are_one_list() {
+    let cards: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, day))| {
+            let modifier = if k == 0 { "postShorten--thumbnailimg-top" } else { "postShorten--thumbnailimg-left" };
+            format!(
+                r#"<article class="postShorten {modifier}"><div class="postShorten-wrap">
+                <div class="postShorten-header"><h2 class="postShorten-title"><a href="{path}">{title}</a></h2>
+                <div class="postShorten-meta"><time datetime="{day}T00:00:00Z">{}</time></div></div>
+                <div class="postShorten-excerpt"><p>The first lines of {title}, as an excerpt.</p>
+                <p><a href="{path}">Continue reading</a></p></div></div></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<div id=\"main\"><section class=\"postShorten-group\">{cards}</section></div>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
+/// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
+/// the title's own symbols.
+#[test]
+fn a_date_inside_the_title_element_is_not_part_of_the_title() {
+    let in_heading: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(r#"<article class="post"><a href="{path}"><h2 class="post-title">{title} <small>{day}</small></h2></a></article>"#)
+        })
+        .collect();
+    let in_link: String = POSTS
+        .iter()
+        .map(|(title, path, day)| format!(r#"<li><a href="{path}">{} - {title} 🗃️</a></li>"#, long_date(day)))
+        .collect();
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1>{in_heading}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+    let page = format!("<html><body>{HEADER}<main><h1>Archives</h1><ul>{in_link}</ul></main>{FOOTER}</body></html>");
+    let with_emoji: Vec<_> = POSTS.iter().map(|(t, p, d)| (format!("{t} 🗃️"), p.to_string(), d.to_string())).collect();
+    assert_eq!(items(&page), with_emoji);
+}
+
+/// An archive page that its generator declares an article (`og:type` `article`, as Hugo does
+/// for every content page): the list of posts is the page's content, so it gives the items;
+/// an article's related links under its text still do not.
+#[test]
+fn an_archive_declared_as_an_article_gives_its_posts() {
+    let head = r#"<head><meta property="og:type" content="article"><title>Archives</title></head>"#;
+    let list: String =
+        POSTS.iter().map(|(title, path, _)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+    let page = format!(
+        "<html>{head}<body>{HEADER}<main><h1>Archives</h1><p>Everything I wrote.</p><h2>Posts</h2><ul>{list}</ul></main>{FOOTER}</body></html>"
+    );
+    let undated: Vec<_> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string(), String::new())).collect();
+    assert_eq!(items(&page), undated);
+    let text: String = (0..12)
+        .map(|k| format!("<p>Paragraph {k} of the article, with enough words in it to read as the text of a real post.</p>"))
+        .collect();
+    let article = format!(
+        "<html>{head}<body>{HEADER}<main><article><h1>A post</h1>{text}</article><h2>More posts</h2><ul>{list}</ul></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&article), []);
+}
+
+/// Class 7: a page in sections (a portal's topics, a homepage's "Projects" and "Posts") whose
+/// records are of one kind gives the records of every section, as subjects; a sidebar with
+/// records of that kind does not join.
+#[test]
+fn sections_of_one_kind_of_record_are_one_list() {
+    let card = |(title, path, day): &(&str, &str, &str)| {
+        format!(
+            r#"<div class="card-simple view-card"><div class="card-body"><h4 class="title"><a href="{path}">{title}</a></h4>
+            <div class="meta"><span class="date">{}</span></div><p>What {title} is about, in a sentence.</p></div></div>"#,
+            long_date(day)
+        )
+    };
+    let first: String = POSTS[..2].iter().map(card).collect();
+    let second: String = POSTS[2..].iter().map(card).collect();
+    let sidebar = card(&("An old popular post from the sidebar", "/posts/popular/", "2020-01-01"));
+    let page = format!(
+        r#"<html><body>{HEADER}<main><section id="projects" class="home-section wg-portfolio"><h1>Projects</h1>
+        <div class="row">{first}</div></section>
+        <section id="about" class="home-section wg-about"><h1>About me</h1><p>I write about software.</p></section>
+        <section id="blog" class="home-section wg-pages"><h1>Recent posts</h1><div class="row">{second}</div></section></main>
+        <aside class="sidebar"><h3>Popular</h3>{sidebar}</aside>{FOOTER}</body></html>"#
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+}
