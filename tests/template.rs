@@ -476,3 +476,55 @@ async fn discover_train_and_enrich_over_http() {
         assert!(tokens(content).len() > 200, "{}: {content:.200}", item.title);
     }
 }
+
+/// A small blog for the tests below: a feed of three posts with their full text, and an
+/// article page of each (`canonical`: whether it declares its URL).
+fn small_blog_feed() -> TrainingFeed {
+    let items = (1..=3)
+        .map(|n| {
+            FeedItem::new(
+                format!("Walking the coast path, day {n}"),
+                Url::parse(&format!("https://walks.example/{n}/coast-day-{n}/")).ok(),
+                date(&format!("2024-05-0{n}T08:00:00Z")),
+            )
+            .with_content(article_text(n), true)
+        })
+        .collect();
+    TrainingFeed { title: "Walks".into(), site: Url::parse("https://walks.example/").ok(), items }
+}
+
+fn article_text(n: u32) -> String {
+    format!(
+        "<p>On day {n} the path climbed above the cliffs and the wind turned west by noon.</p>\
+         <p>We met {n} fishermen mending nets in the harbour, and the tide came in early.</p>"
+    )
+}
+
+fn small_blog_article(n: u32, declared: &str) -> String {
+    format!(
+        r#"<html><head><title>Walking the coast path, day {n} | Walks</title>{declared}</head><body>
+        <header><a href="/">Walks</a></header><main><article><h1>Walking the coast path, day {n}</h1>
+        <time datetime="2024-05-0{n}T08:00:00Z">May {n}, 2024</time><div class="body">{}</div></article></main>
+        <aside><h2>Recent</h2><ul><li><a href="/1/coast-day-1/">Walking the coast path, day 1</a></li>
+        <li><a href="/2/coast-day-2/">Walking the coast path, day 2</a></li></ul></aside></body></html>"#,
+        article_text(n)
+    )
+}
+
+/// Saved pages given without their URL (`train --page FILE`): an article page is recognized by
+/// the URL it declares (`og:url`), else by its title being one feed item's.
+#[test]
+fn saved_article_pages_without_urls_are_recognized() {
+    let feed = small_blog_feed();
+    let saved = |n: u32, declared: &str| page(&small_blog_article(n, declared), &format!("file:///tmp/saved/post{n}.html"));
+    let docs = [
+        saved(1, r#"<meta property="og:url" content="https://walks.example/1/coast-day-1/">"#),
+        saved(2, ""),
+        saved(3, ""),
+    ];
+    let trained = template::train(&feed, &docs, Utc::now()).unwrap();
+    let recognized = trained.notes.iter().filter(|n| n.contains("article page of")).count();
+    assert_eq!(recognized, 3, "{:?}", trained.notes);
+    let article = trained.rule.article.as_ref().unwrap();
+    assert!(article.title.is_some() && article.content.is_some(), "{}", trained.rule.to_xml());
+}

@@ -112,7 +112,12 @@ pub fn apply<'a>(rule: &Rule, doc: &Document, now: DateTime<Utc>, auto: impl FnO
     }
     let dates = DateReader::new(rule.timezone, now);
     let by_links = if posts.shapes.is_empty() { Vec::new() } else { by_item_links(doc, &posts, &dates) };
-    if by_links.len() >= 2 && by_links.len() > auto_posts.len() {
+    // The links with the shape of the site's posts stand for `auto`'s list where they hold
+    // every post it found there: they are the site's posts by the feed's own link shapes (no
+    // tag or page link among them), and their dates are read by the template (year headings
+    // of archives, date attributes), which `auto` knows nothing of.
+    let by_links_posts = posts.of(by_links.iter());
+    if by_links.len() >= 2 && auto_posts.is_subset(&by_links_posts) {
         let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
         page.subjects.push(Subject { title: None, items: by_links });
         // Found without the learned paths: half as sure.
@@ -363,6 +368,7 @@ fn by_item_links(doc: &Document, posts: &Posts, dates: &DateReader) -> Vec<Item>
     }
     let all_links: Vec<(NodeId, Url)> = groups.values().flatten().cloned().collect();
     let mut items = Vec::new();
+    let mut records = Vec::new();
     for (anchor, url) in &anchors {
         let key = site.key(url);
         let other_item = |node: NodeId| anchors.iter().any(|(a, u)| doc.contains(node, *a) && site.key(u) != key);
@@ -380,9 +386,39 @@ fn by_item_links(doc: &Document, posts: &Posts, dates: &DateReader) -> Vec<Item>
         item.date = record_date(doc, record, *anchor, dates).map(|d| year_from_link(d, Some(url)));
         item.link = Some(url.clone());
         items.push(item);
+        records.push(record);
+    }
+    if items.iter().any(|i| i.date.is_none()) {
+        for ((item, date), (_, url)) in items.iter_mut().zip(sibling_dates(doc, &records, dates)).zip(&anchors) {
+            if item.date.is_none() {
+                item.date = date.map(|d| year_from_link(d, Some(url)));
+            }
+        }
     }
     items
 }
+
+/// The records' dates in sibling elements of their own (`<dt>date</dt><dd><a>title</a></dd>`,
+/// a date element before or after each entry's element), from the side where the records'
+/// link-free siblings hold dates most often (before, on a tie): the page decides whether a
+/// date opens or closes its record, so that no record takes its neighbour's date.
+fn sibling_dates(doc: &Document, records: &[NodeId], dates: &DateReader) -> Vec<Option<DateTime<FixedOffset>>> {
+    let sibling_date = |record: NodeId, step: isize| {
+        let parent = doc.parent(record)?;
+        let siblings: Vec<NodeId> = doc.children(parent).iter().copied().filter(|&n| doc.is_element(n)).collect();
+        let at = siblings.iter().position(|&n| n == record)?;
+        let sibling = *siblings.get(at.checked_add_signed(step)?)?;
+        let linked = std::iter::once(sibling).chain(doc.descendants(sibling)).any(|n| doc.is_tag(n, "a"));
+        if linked { None } else { record_date(doc, sibling, sibling, dates) }
+    };
+    let before: Vec<_> = records.iter().map(|&r| sibling_date(r, -1)).collect();
+    let after: Vec<_> = records.iter().map(|&r| sibling_date(r, 1)).collect();
+    let count = |side: &[Option<_>]| side.iter().filter(|d| d.is_some()).count();
+    if count(&after) > count(&before) { after } else { before }
+}
+
+/// Characters that separate a date or a bullet from a title in a link's text.
+const TITLE_SEPARATORS: [char; 9] = ['-', '–', '—', ':', '|', '»', '·', '•', '/'];
 
 const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
 
@@ -402,8 +438,11 @@ fn record_title(doc: &Document, record: NodeId, anchor: NodeId, same_link: &[Nod
     let without_dates = |a: NodeId| {
         let parts: Vec<&str> =
             doc.descendants(a).filter_map(|n| doc.text_node(n)).map(str::trim).filter(|t| !t.is_empty()).collect();
-        let kept: Vec<&str> = parts.iter().copied().filter(|t| !only_date(t)).collect();
-        crate::dom::collapse_whitespace(&kept.join(" "))
+        // Parts without a letter or digit are separators (`2023-09-05 - Title`, `:: Title`).
+        let kept: Vec<&str> =
+            parts.iter().copied().filter(|t| !only_date(t) && t.chars().any(char::is_alphanumeric)).collect();
+        let title = crate::dom::collapse_whitespace(&kept.join(" "));
+        title.trim_matches(|c: char| TITLE_SEPARATORS.contains(&c) || c.is_whitespace()).to_string()
     };
     around_or_inside
         .or_else(|| {
@@ -416,8 +455,13 @@ fn record_title(doc: &Document, record: NodeId, anchor: NodeId, same_link: &[Nod
         .unwrap_or_default()
 }
 
+/// Attributes that hold a record's date for machines: `<time datetime>`, microdata's
+/// `content`, and the `data-date` that archive themes write on each entry.
+const DATE_ATTRIBUTES: [&str; 3] = ["datetime", "content", "data-date"];
+
+/// A year heading of an archive: `2019`, `2019年`, or with its count of posts, `2019 (26)`.
 static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*((?:19|20)[0-9]{2})\s*[年년]?\s*$").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r"^\s*((?:19|20)[0-9]{2})\s*[年년]?\s*(?:[(（]\s*[0-9]+\s*[)）])?\s*$").expect("valid regex"));
 
 /// The date of a record nearest its link: a date attribute (`<time datetime>`), else a text
 /// (a record that holds its neighbours' entries too — an entry alone in its month of an
@@ -433,7 +477,7 @@ fn record_date(doc: &Document, record: NodeId, anchor: NodeId, dates: &DateReade
     };
     let mut from_attribute = None;
     for n in nodes().filter(|&n| doc.is_element(n)) {
-        if let Some(date) = ["datetime", "content"].iter().find_map(|a| doc.attr(n, a).and_then(|v| dates.read(v))) {
+        if let Some(date) = DATE_ATTRIBUTES.iter().find_map(|a| doc.attr(n, a).and_then(|v| dates.read(v))) {
             nearest(&mut from_attribute, n, date);
         }
     }

@@ -27,6 +27,8 @@ pub mod paths;
 pub mod regions;
 pub mod text;
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Utc};
 use url::Url;
 
@@ -243,12 +245,52 @@ fn site_name(feed: &TrainingFeed, pages: &[Document]) -> String {
 
 /// The feed item whose page this is: by the page's URL, else its canonical URL.
 fn article_of(doc: &Document, feed: &TrainingFeed, site: &Site) -> Option<usize> {
+    let declared = declared_urls(doc);
+    let keys: Vec<_> = std::iter::once(&doc.url).chain(&declared).map(|u| site.key(u)).collect();
+    feed.items
+        .iter()
+        .position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
+        .or_else(|| if declared.is_empty() { article_by_title(doc, feed) } else { None })
+}
+
+/// The URLs a page declares for itself: `<link rel=canonical>` and `og:url`, which every
+/// generator and CMS writes and which a saved copy keeps.
+fn declared_urls(doc: &Document) -> Vec<Url> {
     let canonical = doc
         .ids()
         .filter(|&n| doc.is_tag(n, "link") && doc.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("canonical")))
-        .find_map(|n| doc.attr(n, "href").and_then(|h| doc.resolve(h)));
-    let keys: Vec<_> = std::iter::once(&doc.url).chain(canonical.as_ref()).map(|u| site.key(u)).collect();
-    feed.items.iter().position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
+        .filter_map(|n| doc.attr(n, "href"));
+    let og_url = doc
+        .ids()
+        .filter(|&n| doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:url")))
+        .filter_map(|n| doc.attr(n, "content"));
+    canonical.chain(og_url).filter_map(|h| doc.resolve(h)).collect()
+}
+
+/// Separators between a post's title and the site's name in a `<title>` ("Post | Blog").
+const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " _ ", "｜", " ｜ "];
+
+/// A page that declares no URL (a saved copy, `--page FILE` without `=URL`) is the article
+/// page of the one feed item whose title is the page's `<h1>`, `og:title` or `<title>` (whole,
+/// or one part of it around a separator). A list page's `<title>` and `<h1>` name the site, or
+/// its headings name several posts: a page whose headings match more than one item is no
+/// article page.
+fn article_by_title(doc: &Document, feed: &TrainingFeed) -> Option<usize> {
+    let mut texts: Vec<String> = doc.ids().filter(|&n| doc.is_tag(n, "h1")).map(|n| doc.text(n)).collect();
+    texts.extend(
+        doc.ids()
+            .filter(|&n| doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:title")))
+            .filter_map(|n| doc.attr(n, "content").map(str::to_string)),
+    );
+    let title = doc.title();
+    texts.extend(TITLE_SEPARATORS.iter().flat_map(|s| title.split(s)).map(str::to_string));
+    texts.push(title);
+    let texts: HashSet<String> = texts.iter().map(|t| text::normalize(t)).filter(|t| !t.is_empty()).collect();
+    // Exactly one item: several (a list's headings, a series' "Part 1" in every post) say
+    // nothing about which post the page is.
+    let mut matched = (0..feed.items.len()).filter(|&i| texts.contains(&text::normalize(&feed.items[i].title)));
+    let index = matched.next()?;
+    matched.next().is_none().then_some(index)
 }
 
 /// Why a feed is a feed of comments rather than of posts: its title says so, or its items
