@@ -21,7 +21,7 @@ use regex::Regex;
 use url::Url;
 
 use crate::dom::{Document, NodeId};
-use crate::engines::rules::{self, Rule};
+use crate::engines::rules::{self, Rule, SubjectRule};
 use crate::engines::timepattern::{DateContext, TimePatternDb};
 use crate::engines::{Engine, Extraction, article, auto};
 use crate::model::{Item, Page, Subject};
@@ -281,8 +281,43 @@ fn strict_items(rule: &Rule, doc: &Document, now: DateTime<Utc>, posts: &Posts) 
             item.date = item.date.map(|d| year_from_link(d, item.link.as_ref()));
         }
     }
+    let undated = strict.page.items().any(|i| i.date.is_none());
+    if undated {
+        date_from_siblings(&rule.subjects[n], doc, &mut strict.page, &DateReader::new(rule.timezone, now), posts);
+    }
     let in_content = rule.subjects[n].path.select_nodes(doc, doc.root()).iter().any(|&s| !in_furniture(doc, s));
     (Extraction { engine: Engine::Template, ..strict }, in_content)
+}
+
+/// Undated items of a list part take the date of a sibling element of their entry (a date
+/// heading before each entry, `<h1>date</h1><section>post</section>`), where the page's
+/// entries have such siblings on one side ([`sibling_dates`]); an item is matched to its entry
+/// by the entry's first link.
+fn date_from_siblings(part: &SubjectRule, doc: &Document, page: &mut Page, dates: &DateReader, posts: &Posts) {
+    let entries: Vec<NodeId> = part
+        .path
+        .select_nodes(doc, doc.root())
+        .into_iter()
+        .flat_map(|s| part.item.path.select_nodes(doc, s))
+        .collect();
+    let first_link = |entry: NodeId| {
+        std::iter::once(entry)
+            .chain(doc.descendants(entry))
+            .filter(|&n| doc.is_tag(n, "a"))
+            .find_map(|a| doc.attr(a, "href").and_then(|h| doc.resolve(h)))
+            .map(|u| posts.site.key(&u))
+    };
+    let by_link: HashMap<LinkKey, DateTime<FixedOffset>> = entries
+        .iter()
+        .zip(sibling_dates(doc, &entries, dates))
+        .filter_map(|(&entry, date)| Some((first_link(entry)?, date?)))
+        .collect();
+    for subject in &mut page.subjects {
+        for item in subject.items.iter_mut().filter(|i| i.date.is_none()) {
+            let found = item.link.as_ref().and_then(|l| by_link.get(&posts.site.key(l)));
+            item.date = found.map(|&d| year_from_link(d, item.link.as_ref()));
+        }
+    }
 }
 
 /// Where a link sits: the tags and classes from the document down, without ids and with
@@ -431,7 +466,7 @@ fn record_title(doc: &Document, record: NodeId, anchor: NodeId, same_link: &[Nod
     let around_or_inside = same_link.iter().find_map(|&a| {
         let inside = doc.descendants(a).find(|&n| is_heading(n));
         let around = doc.ancestors(a).take_while(|&n| doc.contains(record, n)).find(|&n| is_heading(n));
-        inside.or(around).map(|h| doc.text(h)).filter(|t| !t.is_empty())
+        inside.or(around)
     });
     // A date has few letters besides its month name; a title with a date in it has more.
     let only_date = |t: &str| dates.read(t).is_some() && t.chars().filter(|c| c.is_alphabetic()).count() <= 12;
@@ -444,7 +479,10 @@ fn record_title(doc: &Document, record: NodeId, anchor: NodeId, same_link: &[Nod
         let title = crate::dom::collapse_whitespace(&kept.join(" "));
         title.trim_matches(|c: char| TITLE_SEPARATORS.contains(&c) || c.is_whitespace()).to_string()
     };
+    // A heading's date (`<h2>Title <small>2022-01-23</small></h2>`) is no part of the title.
     around_or_inside
+        .map(without_dates)
+        .filter(|t| !t.is_empty())
         .or_else(|| {
             same_link.iter().map(|&a| without_dates(a)).filter(|t| !t.is_empty()).max_by_key(|t| t.chars().count())
         })
@@ -458,6 +496,16 @@ fn record_title(doc: &Document, record: NodeId, anchor: NodeId, same_link: &[Nod
 /// Attributes that hold a record's date for machines: `<time datetime>`, microdata's
 /// `content`, and the `data-date` that archive themes write on each entry.
 const DATE_ATTRIBUTES: [&str; 3] = ["datetime", "content", "data-date"];
+
+/// A date attribute's value: a date as any page writes it, or a compact `20150614`
+/// (`data-date` of archive themes, which no text date reader takes for a date).
+fn read_attribute_date(value: &str, dates: &DateReader) -> Option<DateTime<FixedOffset>> {
+    let value = value.trim();
+    if value.len() == 8 && value.bytes().all(|b| b.is_ascii_digit()) {
+        return dates.read(&format!("{}-{}-{}", &value[..4], &value[4..6], &value[6..]));
+    }
+    dates.read(value)
+}
 
 /// A year heading of an archive: `2019`, `2019年`, or with its count of posts, `2019 (26)`.
 static YEAR: LazyLock<Regex> =
@@ -477,7 +525,7 @@ fn record_date(doc: &Document, record: NodeId, anchor: NodeId, dates: &DateReade
     };
     let mut from_attribute = None;
     for n in nodes().filter(|&n| doc.is_element(n)) {
-        if let Some(date) = DATE_ATTRIBUTES.iter().find_map(|a| doc.attr(n, a).and_then(|v| dates.read(v))) {
+        if let Some(date) = DATE_ATTRIBUTES.iter().find_map(|a| doc.attr(n, a).and_then(|v| read_attribute_date(v, dates))) {
             nearest(&mut from_attribute, n, date);
         }
     }
