@@ -528,3 +528,91 @@ fn saved_article_pages_without_urls_are_recognized() {
     let article = trained.rule.article.as_ref().unwrap();
     assert!(article.title.is_some() && article.content.is_some(), "{}", trained.rule.to_xml());
 }
+
+/// The small blog's homepage: its three posts as cards.
+fn small_blog_home() -> Document {
+    let cards: String = (1..=3)
+        .rev()
+        .map(|n| {
+            format!(
+                r#"<article class="card"><h2><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></h2>
+                <time datetime="2024-05-0{n}T08:00:00Z">May {n}</time><p>The path on day {n}.</p></article>"#
+            )
+        })
+        .collect();
+    page(
+        &format!(r#"<html><head><title>Walks</title></head><body><main class="posts">{cards}</main></body></html>"#),
+        "https://walks.example/",
+    )
+}
+
+fn trained_small_blog() -> template::Trained {
+    let mut docs = vec![small_blog_home()];
+    docs.extend(
+        (1..=2).map(|n| page(&small_blog_article(n, ""), &format!("https://walks.example/{n}/coast-day-{n}/"))),
+    );
+    template::train(&small_blog_feed(), &docs, Utc::now()).unwrap()
+}
+
+/// An archive of another layout than the homepage the template was trained on: one card (a
+/// link to the tags, not a post) and the posts as a `<dl>` of dates and titles. The template's
+/// list part does not fit it; the links with the shape of the site's posts make the list, each
+/// with the date before it. Without any post link shape, the template gives way to `auto`.
+#[test]
+fn a_template_checks_itself_on_a_page_of_another_layout() {
+    let trained = trained_small_blog();
+    let entries: String = (1..=3)
+        .rev()
+        .map(|n| format!(r#"<dt>0{n} May 2024</dt><dd><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></dd>"#))
+        .collect();
+    let archive = page(
+        &format!(
+            r#"<html><body><main class="posts"><article class="card"><h2><a href="/tags/">All tags</a></h2></article>
+            <dl>{entries}</dl></main></body></html>"#
+        ),
+        "https://walks.example/archive/",
+    );
+    let extraction = template::extract(&trained.rule, &archive, Utc::now());
+    let got: Vec<(String, Option<String>)> = extraction
+        .page
+        .items()
+        .map(|i| (i.link.as_ref().unwrap().path().to_string(), i.date.map(|d| d.date_naive().to_string())))
+        .collect();
+    let want: Vec<(String, Option<String>)> =
+        (1..=3).rev().map(|n| (format!("/{n}/coast-day-{n}/"), Some(format!("2024-05-0{n}")))).collect();
+    assert_eq!(got, want, "{}", trained.rule.to_xml());
+
+    let mut shapeless = trained.rule.clone();
+    shapeless.article.as_mut().unwrap().urls.clear();
+    let auto = html2rss::engines::auto::extract(
+        &archive,
+        html2rss::engines::timepattern::TimePatternDb::builtin(),
+        &html2rss::engines::timepattern::DateContext::new(Utc::now().fixed_offset()),
+    );
+    let applied = template::apply(&shapeless, &archive, Utc::now(), || &auto);
+    assert!(matches!(applied, template::Applied::GivesWay(_)), "{applied:?}");
+}
+
+/// On an article page of another layout (a box of the page's banner where the training pages
+/// had the text, the text elsewhere), the template's content path finds much less text than
+/// the generic article extractor, and not the same: the generic extractor gives the content.
+#[test]
+fn a_content_path_that_finds_much_less_gives_way_to_the_generic_extractor() {
+    let trained = trained_small_blog();
+    let long: String = (1..=12)
+        .map(|i| format!("<p>Paragraph {i} tells how the coast path bent around the old lighthouse and down to the beach.</p>"))
+        .collect();
+    let other_layout = page(
+        &format!(
+            r#"<html><head><title>Walking the coast path, day 3 | Walks</title></head><body>
+            <div class="top"><div class="body">Subscribe for more.</div></div><main><article>
+            <h1>Walking the coast path, day 3</h1><section class="story">{long}</section></article></main></body></html>"#
+        ),
+        "https://walks.example/3/coast-day-3/",
+    );
+    assert!(template::content_text(&trained.rule, &other_layout).is_some_and(|t| t.contains("Subscribe")));
+    let extraction = template::extract(&trained.rule, &other_layout, Utc::now());
+    let item = extraction.page.items().next().unwrap();
+    let content = item.content.as_deref().unwrap_or_default();
+    assert!(content.contains("old lighthouse") && !content.contains("Subscribe"), "{content}");
+}

@@ -250,7 +250,7 @@ fn article_of(doc: &Document, feed: &TrainingFeed, site: &Site) -> Option<usize>
     feed.items
         .iter()
         .position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
-        .or_else(|| if declared.is_empty() { article_by_title(doc, feed) } else { None })
+        .or_else(|| article_by_title(doc, feed))
 }
 
 /// The URLs a page declares for itself: `<link rel=canonical>` and `og:url`, which every
@@ -270,9 +270,9 @@ fn declared_urls(doc: &Document) -> Vec<Url> {
 /// Separators between a post's title and the site's name in a `<title>` ("Post | Blog").
 const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " _ ", "｜", " ｜ "];
 
-/// A page that declares no URL (a saved copy, `--page FILE` without `=URL`) is the article
-/// page of the one feed item whose title is the page's `<h1>`, `og:title` or `<title>` (whole,
-/// or one part of it around a separator). A list page's `<title>` and `<h1>` name the site, or
+/// A page whose URLs are no item's (a saved copy, `--page FILE` without `=URL`, whose relative
+/// `og:url` resolves on the disk) is the article page of the one feed item whose title is the
+/// page's `<h1>`, `og:title` or `<title>` (whole, or one part of it around a separator). A list page's `<title>` and `<h1>` name the site, or
 /// its headings name several posts: a page whose headings match more than one item is no
 /// article page.
 fn article_by_title(doc: &Document, feed: &TrainingFeed) -> Option<usize> {
