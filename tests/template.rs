@@ -616,3 +616,32 @@ fn a_content_path_that_finds_much_less_gives_way_to_the_generic_extractor() {
     let content = item.content.as_deref().unwrap_or_default();
     assert!(content.contains("old lighthouse") && !content.contains("Subscribe"), "{content}");
 }
+
+/// A content path learned from most training pages that misses half of the text on another
+/// (the post continues in a second box) reproduces the feed's full text worse than the generic
+/// article extractor: training drops it, and the generic extractor reads the content.
+#[test]
+fn a_content_path_worse_than_the_generic_extractor_is_not_kept() {
+    let feed = small_blog_feed();
+    let docs: Vec<Document> = (1..=3)
+        .map(|n| {
+            let paragraphs = article_text(n);
+            let (first, second) = paragraphs.split_at(paragraphs.find("</p>").unwrap() + 4);
+            let body = if n == 3 {
+                format!(r#"<div class="body">{first}</div><div class="more">{second}</div>"#)
+            } else {
+                format!(r#"<div class="body">{paragraphs}</div>"#)
+            };
+            page(
+                &format!(
+                    r#"<html><body><main><article><h1>Walking the coast path, day {n}</h1>{body}</article></main>
+                    </body></html>"#
+                ),
+                &format!("https://walks.example/{n}/coast-day-{n}/"),
+            )
+        })
+        .collect();
+    let trained = template::train(&feed, &docs, Utc::now()).unwrap();
+    assert!(trained.notes.iter().any(|n| n.starts_with("content path dropped")), "{:?}", trained.notes);
+    assert!(trained.rule.article.as_ref().unwrap().content.is_none(), "{}", trained.rule.to_xml());
+}
