@@ -516,7 +516,8 @@ fn small_blog_article(n: u32, declared: &str) -> String {
 #[test]
 fn saved_article_pages_without_urls_are_recognized() {
     let feed = small_blog_feed();
-    let saved = |n: u32, declared: &str| page(&small_blog_article(n, declared), &format!("file:///tmp/saved/post{n}.html"));
+    let saved =
+        |n: u32, declared: &str| page(&small_blog_article(n, declared), &format!("file:///tmp/saved/post{n}.html"));
     let docs = [
         saved(1, r#"<meta property="og:url" content="https://walks.example/1/coast-day-1/">"#),
         saved(2, ""),
@@ -563,7 +564,11 @@ fn a_template_checks_itself_on_a_page_of_another_layout() {
     let trained = trained_small_blog();
     let entries: String = (1..=3)
         .rev()
-        .map(|n| format!(r#"<dt>0{n} May 2024</dt><dd><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></dd>"#))
+        .map(|n| {
+            format!(
+                r#"<dt>0{n} May 2024</dt><dd><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></dd>"#
+            )
+        })
         .collect();
     let archive = page(
         &format!(
@@ -600,7 +605,11 @@ fn a_template_checks_itself_on_a_page_of_another_layout() {
 fn a_content_path_that_finds_much_less_gives_way_to_the_generic_extractor() {
     let trained = trained_small_blog();
     let long: String = (1..=12)
-        .map(|i| format!("<p>Paragraph {i} tells how the coast path bent around the old lighthouse and down to the beach.</p>"))
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} tells how the coast path bent around the old lighthouse and down to the beach.</p>"
+            )
+        })
         .collect();
     let other_layout = page(
         &format!(

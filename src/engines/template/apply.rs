@@ -294,12 +294,8 @@ fn strict_items(rule: &Rule, doc: &Document, now: DateTime<Utc>, posts: &Posts) 
 /// entries have such siblings on one side ([`sibling_dates`]); an item is matched to its entry
 /// by the entry's first link.
 fn date_from_siblings(part: &SubjectRule, doc: &Document, page: &mut Page, dates: &DateReader, posts: &Posts) {
-    let entries: Vec<NodeId> = part
-        .path
-        .select_nodes(doc, doc.root())
-        .into_iter()
-        .flat_map(|s| part.item.path.select_nodes(doc, s))
-        .collect();
+    let entries: Vec<NodeId> =
+        part.path.select_nodes(doc, doc.root()).into_iter().flat_map(|s| part.item.path.select_nodes(doc, s)).collect();
     let first_link = |entry: NodeId| {
         std::iter::once(entry)
             .chain(doc.descendants(entry))
@@ -508,8 +504,9 @@ fn read_attribute_date(value: &str, dates: &DateReader) -> Option<DateTime<Fixed
 }
 
 /// A year heading of an archive: `2019`, `2019年`, or with its count of posts, `2019 (26)`.
-static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*((?:19|20)[0-9]{2})\s*[年년]?\s*(?:[(（]\s*[0-9]+\s*[)）])?\s*$").expect("valid regex"));
+static YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*((?:19|20)[0-9]{2})\s*[年년]?\s*(?:[(（]\s*[0-9]+\s*[)）])?\s*$").expect("valid regex")
+});
 
 /// The date of a record nearest its link: a date attribute (`<time datetime>`), else a text
 /// (a record that holds its neighbours' entries too — an entry alone in its month of an
@@ -525,7 +522,9 @@ fn record_date(doc: &Document, record: NodeId, anchor: NodeId, dates: &DateReade
     };
     let mut from_attribute = None;
     for n in nodes().filter(|&n| doc.is_element(n)) {
-        if let Some(date) = DATE_ATTRIBUTES.iter().find_map(|a| doc.attr(n, a).and_then(|v| read_attribute_date(v, dates))) {
+        if let Some(date) =
+            DATE_ATTRIBUTES.iter().find_map(|a| doc.attr(n, a).and_then(|v| read_attribute_date(v, dates)))
+        {
             nearest(&mut from_attribute, n, date);
         }
     }

@@ -221,7 +221,8 @@ fn title_node(
     sizes: &[u32],
 ) -> Option<NodeId> {
     let limit = title.chars().count() * 2 + 60;
-    let mut best: Option<((f32, u8, std::cmp::Reverse<u32>), NodeId)> = None;
+    type Rank = (f32, u8, std::cmp::Reverse<u32>);
+    let mut best: Option<(Rank, NodeId)> = None;
     let mut node = body;
     let end = doc.node(body).end;
     while node < end {
@@ -312,7 +313,8 @@ fn date_node(
     dates: &DateReader,
     excluded: &[bool],
 ) -> Option<DateLabel> {
-    let mut best: Option<((DateMatch, bool, std::cmp::Reverse<u32>), DateLabel)> = None;
+    type Rank = (DateMatch, bool, std::cmp::Reverse<u32>);
+    let mut best: Option<(Rank, DateLabel)> = None;
     let mut consider = |label: DateLabel| {
         let distance = if doc.first_tag("head").is_some_and(|h| doc.contains(h, label.node)) {
             // Metadata is far from everything but reliable: behind any visible date of equal

@@ -279,7 +279,9 @@ fn article_by_title(doc: &Document, feed: &TrainingFeed) -> Option<usize> {
     let mut texts: Vec<String> = doc.ids().filter(|&n| doc.is_tag(n, "h1")).map(|n| doc.text(n)).collect();
     texts.extend(
         doc.ids()
-            .filter(|&n| doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:title")))
+            .filter(|&n| {
+                doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:title"))
+            })
             .filter_map(|n| doc.attr(n, "content").map(str::to_string)),
     );
     let title = doc.title();
