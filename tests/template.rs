@@ -654,3 +654,33 @@ fn a_content_path_worse_than_the_generic_extractor_is_not_kept() {
     assert!(trained.notes.iter().any(|n| n.starts_with("content path dropped")), "{:?}", trained.notes);
     assert!(trained.rule.article.as_ref().unwrap().content.is_none(), "{}", trained.rule.to_xml());
 }
+
+/// An archive of the small blog: its posts as a `<dl>` of dates and titles.
+fn small_blog_archive(posts: &[u32], url: &str) -> Document {
+    let entries: String = posts
+        .iter()
+        .map(|n| {
+            format!(
+                r#"<dt>0{n} May 2024</dt><dd class="entry"><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></dd>"#
+            )
+        })
+        .collect();
+    page(&format!(r#"<html><body><main class="archive"><dl class="posts">{entries}</dl></main></body></html>"#), url)
+}
+
+/// An archive given for training beside the homepage is a layout of its own: the template
+/// learns a list part for each, and reads another archive page by the archive's part.
+#[test]
+fn list_pages_of_two_layouts_make_two_list_parts() {
+    let mut docs = vec![small_blog_home(), small_blog_archive(&[3, 2, 1], "https://walks.example/archive/")];
+    docs.extend(
+        (1..=2).map(|n| page(&small_blog_article(n, ""), &format!("https://walks.example/{n}/coast-day-{n}/"))),
+    );
+    let trained = template::train(&small_blog_feed(), &docs, Utc::now()).unwrap();
+    assert_eq!(trained.rule.subjects.len(), 2, "{}", trained.rule.to_xml());
+    let older = small_blog_archive(&[7, 6, 5, 4], "https://walks.example/archive/2023/");
+    let extraction = template::extract(&trained.rule, &older, Utc::now());
+    let links: Vec<String> = extraction.page.items().map(|i| i.link.as_ref().unwrap().path().to_string()).collect();
+    assert_eq!(links, ["/7/coast-day-7/", "/6/coast-day-6/", "/5/coast-day-5/", "/4/coast-day-4/"]);
+    assert!(extraction.page.items().all(|i| i.date.is_some()), "{:?}", extraction.page);
+}
