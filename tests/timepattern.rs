@@ -32,10 +32,8 @@ fn run_engine(pages: &[corpus::ListPage]) -> ListReport {
 /// below the thresholds fails here.
 #[test]
 fn sitepair_homepages_meet_the_issue_thresholds() {
-    let pages: Vec<_> = common::tune_pages(ListSet::Sitepairs)
-        .into_iter()
-        .filter(|p| p.name.ends_with("/index.html"))
-        .collect();
+    let pages: Vec<_> =
+        common::tune_pages(ListSet::Sitepairs).into_iter().filter(|p| p.name.ends_with("/index.html")).collect();
     let report = run_engine(&pages);
     let summary = report.summaries.iter().find(|s| s.scope == "sitepairs" && s.dated_only).unwrap();
     assert!(summary.pages >= 15, "only {} homepages show dates:\n{}", summary.pages, report.table());

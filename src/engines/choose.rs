@@ -4,7 +4,8 @@
 //!    (or configured) ones. A rule is what a person asked for, so it is authoritative: when it
 //!    finds nothing, that is reported ("rule stopped matching"), not papered over by a guess;
 //! 2. a template trained for the site (`engines::template` writes templates as mapping rules;
-//!    the store keeps them per site) — when it finds nothing, the next engines may;
+//!    the store keeps them per site) — when it finds nothing, or does not fit a list page (it
+//!    checks itself against what `auto` finds there), the next engines serve the page;
 //! 3. the `auto` engine: time patterns (the paper's ATP), which need nothing but dates on the
 //!    page, together with repeated records (ARP) and structured data, which find undated lists;
 //!    An article page whose only list is undated records (related posts, menus) goes to step 4
@@ -13,6 +14,7 @@
 //!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
 //!    fetches it and reads it with [`super::advertised::read_feed`].
 
+use std::cell::OnceCell;
 use std::path::Path;
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -23,7 +25,7 @@ use super::advertised::advertised_feed;
 use super::article;
 use super::auto;
 use super::rules::{self, Rule, RuleError, RuleSet};
-use super::template;
+use super::template::{self, Applied};
 use super::timepattern::{DateContext, TimePatternDb, TimePatternError};
 use super::{Engine, Extraction};
 use crate::dom::Document;
@@ -127,14 +129,21 @@ impl Engines {
 
     /// The engines that need no rule: a trained template, then the `auto` engine.
     fn automatic(&self, doc: &Document, template: Option<&SiteTemplate>, now: DateTime<Utc>) -> Choice {
+        let context = DateContext::new(now.fixed_offset());
+        // `auto` runs once: for the template's check of a list page, and when it gives way.
+        let analysis = OnceCell::new();
+        let analyze = || analysis.get_or_init(|| auto::analyze(doc, self.time_patterns(), &context));
+        let mut not_fitting = None;
         if let Some(template) = template {
-            let extraction = template::extract(&template.rule, doc, now);
-            if extraction.page.item_count() > 0 {
-                return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
+            match template::apply(&template.rule, doc, now, || &analyze().extraction) {
+                Applied::Serves(extraction) if extraction.page.item_count() > 0 => {
+                    return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
+                }
+                Applied::Serves(_) => {}
+                Applied::GivesWay(reason) => not_fitting = Some(reason),
             }
         }
-        let context = DateContext::new(now.fixed_offset());
-        let analysis = auto::analyze(doc, self.time_patterns(), &context);
+        let analysis = analysis.into_inner().unwrap_or_else(|| auto::analyze(doc, self.time_patterns(), &context));
         // An article page's undated records are its related posts or menus: the site's own
         // feed, when the page advertises one, stands better for it.
         if analysis.extraction.engine == Engine::RepeatedPattern
@@ -150,11 +159,15 @@ impl Engines {
             };
         }
         // `auto` names the engine whose evidence made the list.
-        let made_by = match analysis.extraction.engine {
+        let engine = match analysis.extraction.engine {
             Engine::TimePattern => "the time-pattern engine",
             _ => "the repeated-pattern engine",
         };
-        Choice { extraction: analysis.extraction, made_by: made_by.into(), advertised_feed: None }
+        let made_by = match not_fitting {
+            Some(reason) => format!("{engine} (the site's template does not fit this page: {reason})"),
+            None => engine.to_string(),
+        };
+        Choice { extraction: analysis.extraction, made_by, advertised_feed: None }
     }
 }
 

@@ -53,8 +53,10 @@ impl Split {
             if line.trim().is_empty() {
                 continue;
             }
-            let invalid =
-                |message: String| CorpusError::Invalid { path: file.clone(), message: format!("line {}: {message}", number + 1) };
+            let invalid = |message: String| CorpusError::Invalid {
+                path: file.clone(),
+                message: format!("line {}: {message}", number + 1),
+            };
             let (path, half) = line.split_once('\t').ok_or_else(|| invalid("expected `path<TAB>split`".into()))?;
             let half = match half.trim() {
                 "tune" => Half::Tune,

@@ -24,10 +24,11 @@ use url::Url;
 use super::corpus::{CorpusError, ListTruth, Site, site_list_pages, sites};
 use super::links::LinkNormalizer;
 use super::split::Half;
-use super::{HalfTable, percent};
 use super::text::{normalize_title, token_f1, tokens};
+use super::{HalfTable, percent};
 use crate::dom::{self, Document, ParseOptions};
 use crate::engines::template::{self, Trained};
+use crate::engines::{Engine, Extraction, article};
 use crate::feed::reader::{self, FeedItem, TrainingFeed};
 
 /// A feed description with at least this many words is taken for the full text.
@@ -53,6 +54,8 @@ pub struct SiteTraining {
 pub struct ListScore {
     pub name: String,
     pub half: Option<Half>,
+    /// Whose items: the template's, or `auto`'s where the template gave way.
+    pub engine: Option<Engine>,
     pub expected: usize,
     pub output: usize,
     pub matched: usize,
@@ -83,10 +86,12 @@ pub struct ArticleScore {
     pub half: Half,
     /// The feed carries the item's full text.
     pub full_text: bool,
-    /// Token F1 against the feed's text, by the template trained on every page / without this
-    /// page.
+    /// Token F1 against the feed's text of the content `extract --algorithm template` gives
+    /// (the template's content path, or the generic extractor where the path gives way), with
+    /// the template trained on every page / without this page; and of the generic extractor's.
     pub f1: f64,
     pub f1_held_out: f64,
+    pub f1_generic: f64,
     pub title_equal: bool,
     /// Same day as the feed's date (in the feed's offset), when the feed has one.
     pub date_same_day: Option<bool>,
@@ -170,6 +175,7 @@ pub fn evaluate(corpus: &Path, half: Option<Half>) -> Result<TemplateReport, Cor
             let extraction = template::extract(&trained.rule, &doc, Utc::now());
             let mut score = score_list(&name, &extraction.page, truth, &normalizer);
             score.half = Some(site.half);
+            score.engine = Some(extraction.engine);
             report.lists.push(score);
         }
         for (i, (file, doc)) in pages.iter().enumerate() {
@@ -235,6 +241,16 @@ fn score_list(
     score
 }
 
+/// The main text an extraction gives an article page: its one item's content, as plain text
+/// (empty when the page was taken for a list).
+fn delivered_text(extraction: &Extraction) -> String {
+    let mut items = extraction.page.items();
+    match (items.next(), items.next()) {
+        (Some(item), None) => item.content.as_deref().map(reader::html_to_text).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
 fn score_article(
     name: &str,
     half: Half,
@@ -245,18 +261,22 @@ fn score_article(
 ) -> ArticleScore {
     let body = item.content().or(item.summary()).unwrap_or_default().to_string();
     let full_text = item.content().is_some() || tokens(&body).len() >= FULL_TEXT_TOKENS;
-    let text = |t: Option<&Trained>| t.and_then(|t| template::content_text(&t.rule, doc)).unwrap_or_default();
-    let extracted = template::template_article(&trained.rule, doc, Utc::now());
-    let title_equal = extracted.as_ref().is_some_and(|i| normalize_title(&i.title) == normalize_title(&item.title));
-    let date_same_day = item
-        .date
-        .map(|want| extracted.as_ref().and_then(|i| i.date).is_some_and(|got| got.date_naive() == want.date_naive()));
+    let now = Utc::now();
+    let extraction = template::extract(&trained.rule, doc, now);
+    let held_out_text = held_out.map(|t| delivered_text(&template::extract(&t.rule, doc, now))).unwrap_or_default();
+    let generic = article::extract(doc, &article::Hints::default());
+    let generic_text = generic.content_html.as_deref().map(reader::html_to_text).unwrap_or_default();
+    let extracted = extraction.page.items().next().filter(|_| extraction.page.item_count() == 1);
+    let title_equal = extracted.is_some_and(|i| normalize_title(&i.title) == normalize_title(&item.title));
+    let date_same_day =
+        item.date.map(|want| extracted.and_then(|i| i.date).is_some_and(|got| got.date_naive() == want.date_naive()));
     ArticleScore {
         name: name.to_string(),
         half,
         full_text,
-        f1: token_f1(&text(Some(trained)), &body).f1,
-        f1_held_out: token_f1(&text(held_out), &body).f1,
+        f1: token_f1(&delivered_text(&extraction), &body).f1,
+        f1_held_out: token_f1(&held_out_text, &body).f1,
+        f1_generic: token_f1(&generic_text, &body).f1,
         title_equal,
         date_same_day,
     }
@@ -279,6 +299,7 @@ pub struct Totals {
     pub full_text_articles: usize,
     pub article_f1: f64,
     pub article_f1_held_out: f64,
+    pub article_f1_generic: f64,
     pub article_titles: f64,
     pub article_dates: f64,
     pub sites: usize,
@@ -314,6 +335,7 @@ impl TemplateReport {
             full_text_articles: full.len(),
             article_f1: mean(full.iter().map(|a| a.f1).collect()),
             article_f1_held_out: mean(full.iter().map(|a| a.f1_held_out).collect()),
+            article_f1_generic: mean(full.iter().map(|a| a.f1_generic).collect()),
             article_titles: ratio(articles.iter().filter(|a| a.title_equal).count(), articles.len()),
             article_dates: ratio(dated.iter().filter(|&&d| d).count(), dated.len()),
             sites: sites.len(),
@@ -341,14 +363,14 @@ impl fmt::Display for TemplateReport {
         let _ = writeln!(out, "  unseen list pages:");
         let _ = writeln!(
             out,
-            "  {:<58} {:>4} {:>4} {:>4} {:>6} {:>6} {:>6} {:>6}",
+            "  {:<58} {:>4} {:>4} {:>4} {:>6} {:>6} {:>6} {:>6}  by",
             "page", "gt", "out", "hit", "occ", "acc", "title", "date"
         );
         for l in &self.lists {
             let acc = l.accuracy().map_or("-".to_string(), |a| format!("{a:.2}"));
             let _ = writeln!(
                 out,
-                "  {:<58} {:>4} {:>4} {:>4} {:>6.2} {:>6} {:>6.2} {:>6.2}",
+                "  {:<58} {:>4} {:>4} {:>4} {:>6.2} {:>6} {:>6.2} {:>6.2}  {}",
                 l.name,
                 l.expected,
                 l.output,
@@ -356,21 +378,26 @@ impl fmt::Display for TemplateReport {
                 l.occupancy(),
                 acc,
                 ratio(l.title_equal, l.titled),
-                ratio(l.date_same_day, l.truth_dated)
+                ratio(l.date_same_day, l.truth_dated),
+                l.engine.map_or_else(|| "-".to_string(), |e| format!("{e:?}"))
             );
         }
         let _ = writeln!(out, "  article pages:");
-        let _ =
-            writeln!(out, "  {:<58} {:>5} {:>6} {:>6} {:>6} {:>5}", "page", "full", "F1", "F1 loo", "title", "date");
+        let _ = writeln!(
+            out,
+            "  {:<58} {:>5} {:>6} {:>6} {:>6} {:>6} {:>5}",
+            "page", "full", "F1", "F1 loo", "F1 gen", "title", "date"
+        );
         for a in &self.articles {
             let date = a.date_same_day.map_or("-", |d| if d { "yes" } else { "no" });
             let _ = writeln!(
                 out,
-                "  {:<58} {:>5} {:>6.3} {:>6.3} {:>6} {:>5}",
+                "  {:<58} {:>5} {:>6.3} {:>6.3} {:>6.3} {:>6} {:>5}",
                 a.name,
                 if a.full_text { "yes" } else { "no" },
                 a.f1,
                 a.f1_held_out,
+                a.f1_generic,
                 if a.title_equal { "yes" } else { "no" },
                 date
             );
@@ -390,6 +417,7 @@ impl fmt::Display for TemplateReport {
         });
         row("articles with the feed's full text", &|t| t.full_text_articles.to_string());
         row("content F1 / leave one out", &|t| format!("{:.3} / {:.3}", t.article_f1, t.article_f1_held_out));
+        row("generic extractor's F1, same pages", &|t| format!("{:.3}", t.article_f1_generic));
         row("article titles / dates", &|t| format!("{} / {}", pct(t.article_titles), pct(t.article_dates)));
         row("templates learned", &|t| format!("{} of {}", t.trained_sites, t.sites));
         row("slowest training", &|t| format!("{:.1} ms", t.max_training_millis));

@@ -230,9 +230,16 @@ fn escape_stray_ampersands(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The page a feed or entry points to: the `alternate` link, else the first link that is not
-/// a self/enclosure/replies link. Relative links resolve against the feed's URL.
+/// a self/enclosure/replies link. Relative links resolve against the feed's URL: the web for
+/// a fetched feed; for a saved feed read from disk without its URL, the disk, where its saved
+/// pages live too (`train --feed FILE --page FILE`).
 fn page_link(links: &[feed_rs::model::Link], feed_url: &Url) -> Option<Url> {
-    let resolve = |href: &str| feed_url.join(href.trim()).ok().filter(|u| matches!(u.scheme(), "http" | "https"));
+    let resolve = |href: &str| {
+        feed_url.join(href.trim()).ok().filter(|u| match u.scheme() {
+            "http" | "https" => true,
+            scheme => scheme == "file" && feed_url.scheme() == "file",
+        })
+    };
     let alternate = links.iter().find(|l| l.rel.as_deref() == Some("alternate"));
     let other =
         || links.iter().find(|l| !matches!(l.rel.as_deref(), Some("self" | "enclosure" | "replies" | "hub" | "edit")));

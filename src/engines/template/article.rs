@@ -221,7 +221,8 @@ fn title_node(
     sizes: &[u32],
 ) -> Option<NodeId> {
     let limit = title.chars().count() * 2 + 60;
-    let mut best: Option<((f32, u8, std::cmp::Reverse<u32>), NodeId)> = None;
+    type Rank = (f32, u8, std::cmp::Reverse<u32>);
+    let mut best: Option<(Rank, NodeId)> = None;
     let mut node = body;
     let end = doc.node(body).end;
     while node < end {
@@ -312,7 +313,8 @@ fn date_node(
     dates: &DateReader,
     excluded: &[bool],
 ) -> Option<DateLabel> {
-    let mut best: Option<((DateMatch, bool, std::cmp::Reverse<u32>), DateLabel)> = None;
+    type Rank = (DateMatch, bool, std::cmp::Reverse<u32>);
+    let mut best: Option<(Rank, DateLabel)> = None;
     let mut consider = |label: DateLabel| {
         let distance = if doc.first_tag("head").is_some_and(|h| doc.contains(h, label.node)) {
             // Metadata is far from everything but reliable: behind any visible date of equal
@@ -371,9 +373,10 @@ struct Labeled<'d> {
     date: Option<DateTime<FixedOffset>>,
 }
 
-/// A labeled article page.
+/// A labeled article page, with the feed item it is the page of.
 pub struct PageLabels<'d> {
     pub doc: &'d Document,
+    pub item: &'d FeedItem,
     pub labels: ArticleLabels,
 }
 
@@ -416,6 +419,68 @@ pub fn induce(pages: &[PageLabels], dates: &DateReader) -> (ArticleRule, Vec<(Fi
         }
     }
     (rule, support)
+}
+
+/// A content path whose text reproduces the feed's full text this well (word F1) leaves the
+/// generic extractor no room to do better.
+const NEAR_PERFECT: f32 = 0.99;
+/// At most this many pages are compared: the generic extractor costs a few parses of a page.
+const COMPARED_PAGES: usize = 2;
+
+/// How the learned content path and the generic article extractor reproduce the feed's full
+/// text on the training pages where they differ most (mean word F1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContentComparison {
+    pub pages: usize,
+    pub path_f1: f32,
+    pub generic_f1: f32,
+}
+
+/// Word F1 within this of each other is a tie: a few words in a thousand on one or two pages
+/// say nothing about which is better, and the path learned from the site stays.
+const TIE: f32 = 0.005;
+
+impl ContentComparison {
+    /// The path is kept where it does at least as well as the generic extractor.
+    pub fn keeps_path(&self) -> bool {
+        self.path_f1 + TIE >= self.generic_f1
+    }
+}
+
+/// Compare the content path's text with the generic extractor's against the feed's full text,
+/// on the pages whose feed item holds the whole text (its Dice coefficient with the labeled
+/// content is [`FULL_TEXT`]) and where the path is not already near perfect, the worst first.
+/// `None`: nothing to compare (no full text, or the path is near perfect wherever there is).
+pub fn compare_content(content: &Path, pages: &[PageLabels]) -> Option<ContentComparison> {
+    let mut scored: Vec<(f32, &PageLabels, &str)> = pages
+        .iter()
+        .filter(|p| p.labels.content.is_some() && p.labels.content_score >= FULL_TEXT)
+        .filter_map(|p| {
+            let body = p.item.body()?;
+            let text: Vec<String> =
+                content.select(p.doc, p.doc.root()).iter().map(|t| t.text(p.doc)).filter(|t| !t.is_empty()).collect();
+            Some((text::word_f1(&text.join(" "), body), p, body))
+        })
+        .filter(|(f1, _, _)| *f1 < NEAR_PERFECT)
+        .collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    scored.truncate(COMPARED_PAGES);
+    if scored.is_empty() {
+        return None;
+    }
+    let generic: Vec<f32> = scored
+        .iter()
+        .map(|(_, p, body)| {
+            let article = crate::engines::article::extract(p.doc, &crate::engines::article::Hints::default());
+            text::word_f1(article.content_text.as_deref().unwrap_or_default(), body)
+        })
+        .collect();
+    let n = scored.len() as f32;
+    Some(ContentComparison {
+        pages: scored.len(),
+        path_f1: scored.iter().map(|s| s.0).sum::<f32>() / n,
+        generic_f1: generic.iter().sum::<f32>() / n,
+    })
 }
 
 fn with_attr(mut path: Path, attr: Option<&str>) -> Path {
@@ -541,10 +606,11 @@ mod tests {
     fn learn(truncated: bool, comments: bool) -> (ArticleRule, Vec<(Field, Support)>) {
         let dates = DateReader::new(None, Utc::now());
         let docs: Vec<Document> = (1..=3).map(|n| page(n, comments)).collect();
+        let items: Vec<FeedItem> = (1..=3).map(|n| item(n, truncated)).collect();
         let pages: Vec<PageLabels> = docs
             .iter()
-            .enumerate()
-            .map(|(i, doc)| PageLabels { doc, labels: label(doc, &item(i as u32 + 1, truncated), &dates) })
+            .zip(&items)
+            .map(|(doc, item)| PageLabels { doc, item, labels: label(doc, item, &dates) })
             .collect();
         induce(&pages, &dates)
     }

@@ -22,6 +22,7 @@ use crate::path::{Path, Step, Target, Test};
 use super::dates::{DateMatch, DateReader, compare_read};
 use super::links::{LinkKey, Site};
 use super::paths::{merge, merge_majority, relative_key, unique_path};
+use super::regions::in_furniture;
 use super::text::{self, TitleMatch, title_match};
 
 /// Largest subtree searched around a link for the item's title.
@@ -233,22 +234,27 @@ fn short_texts(doc: &Document, body: NodeId) -> HashMap<String, Vec<NodeId>> {
 /// The candidates of the page's main list. Candidates are grouped by structure (the tags from
 /// the body down to the title); a group's list is then extended by the other items that sit
 /// in the same container under another structure (a thumbnail link beside a plain heading, a
-/// featured first post), in an entry of the same tag. The group whose extended list has the
-/// most items wins (then the better title matches, then the earlier one).
+/// featured first post), in an entry of the same tag. A list of two or more items in the page's
+/// content beats those in its furniture ([`in_furniture`]); then the group whose extended list
+/// has the most items wins (then the better title matches, then the earlier one).
 fn main_list(doc: &Document, found: &[Candidate]) -> Vec<Candidate> {
     let mut by_signature: HashMap<String, Vec<&Candidate>> = HashMap::new();
     for candidate in found {
         by_signature.entry(signature(doc, candidate.title)).or_default().push(candidate);
     }
-    let mut best_list: Option<((usize, f32, std::cmp::Reverse<NodeId>), HashMap<usize, Candidate>)> = None;
+    type Rank = (bool, usize, f32, std::cmp::Reverse<NodeId>);
+    let mut best_list: Option<(Rank, HashMap<usize, Candidate>)> = None;
     for group in by_signature.values() {
         let list = extended_list(doc, group, found);
         let score: f32 = group.iter().map(|c| c.score).sum::<f32>() / group.len() as f32;
         let first = group.iter().map(|c| c.title).min().unwrap_or(NodeId(u32::MAX));
-        let rank = (list.len(), score, std::cmp::Reverse(first));
-        let better = best_list
-            .as_ref()
-            .is_none_or(|(r, _)| rank.0.cmp(&r.0).then(rank.1.total_cmp(&r.1)).then(rank.2.cmp(&r.2)).is_gt());
+        // A list in the page's content beats any in its furniture: a "recent posts" widget
+        // may list more of the feed's items than the main list shows.
+        let in_content = list.len() >= 2 && !group.iter().any(|c| in_furniture(doc, c.title));
+        let rank = (in_content, list.len(), score, std::cmp::Reverse(first));
+        let better = best_list.as_ref().is_none_or(|(r, _)| {
+            rank.0.cmp(&r.0).then(rank.1.cmp(&r.1)).then(rank.2.total_cmp(&r.2)).then(rank.3.cmp(&r.3)).is_gt()
+        });
         if better {
             best_list = Some((rank, list));
         }
@@ -470,55 +476,112 @@ pub struct PageRecords<'d> {
     pub labels: Labels,
 }
 
-/// Learn the list rule from labeled pages. Records of a shape the majority does not share
-/// (a featured first post) are left out of the item path and counted as not matched.
-pub fn induce(pages: &[PageRecords], site: &Site, dates: &DateReader) -> Option<LearnedList> {
-    // Per page: the records' common parent and their paths below it.
-    let mut subjects: Vec<Path> = Vec::new();
-    let mut item_paths: Vec<Path> = Vec::new();
-    let mut members: Vec<(usize, usize)> = Vec::new();
-    let mut located = 0;
-    for (p, page) in pages.iter().enumerate() {
-        located += page.labels.located;
-        let records = &page.labels.records;
-        if records.len() < 2 {
-            continue;
-        }
-        let doc = page.doc;
-        // The records of the majority depth (siblings of one list).
-        let mut depths: HashMap<u32, usize> = HashMap::new();
-        for r in records {
-            *depths.entry(doc.node(r.node).depth).or_default() += 1;
-        }
-        let Some((&depth, _)) = depths.iter().max_by_key(|(d, n)| (**n, std::cmp::Reverse(**d))) else { continue };
-        let chosen: Vec<usize> = (0..records.len()).filter(|&i| doc.node(records[i].node).depth == depth).collect();
-        if chosen.len() < 2 {
-            continue;
-        }
-        let parent = chosen.iter().map(|&i| records[i].node).reduce(|a, b| doc.common_ancestor(a, b))?;
-        subjects.push(unique_path(doc, parent));
-        for &i in &chosen {
-            item_paths.extend(relative_key(doc, parent, records[i].node));
-            members.push((p, i));
-        }
-    }
-    if members.len() < 2 {
+/// One page's main list as paths: the records' common parent, and each record's key path
+/// below it with the record's index.
+struct PageList {
+    page: usize,
+    subject: Path,
+    items: Vec<(usize, Path)>,
+}
+
+/// The main list of a labeled page: the records of the majority depth (siblings of one list).
+fn page_list(p: usize, page: &PageRecords) -> Option<PageList> {
+    let records = &page.labels.records;
+    if records.len() < 2 {
         return None;
     }
-    let subject = merge_majority(&subjects)?;
-    let item_path = merge_majority(&item_paths)?;
-    // Which labeled records the rule selects, on every page.
-    let mut selected: Vec<(usize, usize)> = Vec::new();
-    for (p, page) in pages.iter().enumerate() {
-        let doc = page.doc;
-        let nodes: Vec<NodeId> =
-            subject.select_nodes(doc, doc.root()).into_iter().flat_map(|s| item_path.select_nodes(doc, s)).collect();
-        for (i, r) in page.labels.records.iter().enumerate() {
-            if nodes.contains(&r.node) {
-                selected.push((p, i));
-            }
+    let doc = page.doc;
+    let mut depths: HashMap<u32, usize> = HashMap::new();
+    for r in records {
+        *depths.entry(doc.node(r.node).depth).or_default() += 1;
+    }
+    let (&depth, _) = depths.iter().max_by_key(|(d, n)| (**n, std::cmp::Reverse(**d)))?;
+    let chosen: Vec<usize> = (0..records.len()).filter(|&i| doc.node(records[i].node).depth == depth).collect();
+    if chosen.len() < 2 {
+        return None;
+    }
+    let parent = chosen.iter().map(|&i| records[i].node).reduce(|a, b| doc.common_ancestor(a, b))?;
+    let items = chosen.iter().filter_map(|&i| relative_key(doc, parent, records[i].node).map(|k| (i, k))).collect();
+    Some(PageList { page: p, subject: unique_path(doc, parent), items })
+}
+
+/// The subject and item paths of pages of one layout: their merged key paths.
+fn merged_paths(lists: &[&PageList]) -> Option<(Path, Path)> {
+    let subjects: Vec<Path> = lists.iter().map(|l| l.subject.clone()).collect();
+    let items: Vec<Path> = lists.iter().flat_map(|l| l.items.iter().map(|(_, k)| k.clone())).collect();
+    Some((merge_majority(&subjects)?, merge_majority(&items)?))
+}
+
+/// Which labeled records of a page the paths select.
+fn selected_on(page: &PageRecords, subject: &Path, item: &Path) -> Vec<usize> {
+    let doc = page.doc;
+    let nodes: Vec<NodeId> =
+        subject.select_nodes(doc, doc.root()).into_iter().flat_map(|s| item.select_nodes(doc, s)).collect();
+    (0..page.labels.records.len()).filter(|&i| nodes.contains(&page.labels.records[i].node)).collect()
+}
+
+/// A layout's paths must select at least this share of each of its pages' main lists: pages
+/// whose merged paths would lose more (a homepage of cards and an archive of plain links)
+/// are two layouts, each with its own list part.
+const LAYOUT_HOLDS: f32 = 0.8;
+
+/// Learn the list rules from labeled pages: one per layout among the list pages given (a
+/// homepage, an archive, a section page of another layout), the layout of the most items
+/// first. Records of a shape the majority does not share (a featured first post) are left out
+/// of the item path and counted as not matched.
+pub fn induce(pages: &[PageRecords], site: &Site, dates: &DateReader) -> Vec<LearnedList> {
+    let mut lists: Vec<PageList> = pages.iter().enumerate().filter_map(|(p, page)| page_list(p, page)).collect();
+    lists.sort_by_key(|l| std::cmp::Reverse(l.items.len()));
+    // Pages join the first layout whose paths, merged with theirs, still hold on every page.
+    let mut layouts: Vec<Vec<&PageList>> = Vec::new();
+    for list in &lists {
+        let joins = layouts.iter().position(|layout| {
+            let mut merged = layout.clone();
+            merged.push(list);
+            merged_paths(&merged).is_some_and(|(subject, item)| {
+                merged.iter().all(|l| {
+                    let selected = selected_on(&pages[l.page], &subject, &item);
+                    let kept = l.items.iter().filter(|(i, _)| selected.contains(i)).count();
+                    kept as f32 >= LAYOUT_HOLDS * l.items.len() as f32
+                })
+            })
+        });
+        match joins {
+            Some(at) => layouts[at].push(list),
+            None => layouts.push(vec![list]),
         }
     }
+    // Feed items found on list pages that gave no list count against the main layout.
+    let listless: usize =
+        (0..pages.len()).filter(|p| !lists.iter().any(|l| l.page == *p)).map(|p| pages[p].labels.located).sum();
+    let mut learned: Vec<LearnedList> = layouts
+        .iter()
+        .enumerate()
+        .filter_map(|(n, layout)| {
+            let located = layout.iter().map(|l| pages[l.page].labels.located).sum::<usize>();
+            learn_layout(pages, layout, located + if n == 0 { listless } else { 0 }, site, dates)
+        })
+        .collect();
+    learned.sort_by_key(|l| std::cmp::Reverse(l.item_support.matched));
+    learned
+}
+
+/// The list rule of one layout's pages; `located` is how many feed items those pages show.
+fn learn_layout(
+    pages: &[PageRecords],
+    layout: &[&PageList],
+    located: usize,
+    site: &Site,
+    dates: &DateReader,
+) -> Option<LearnedList> {
+    if layout.iter().map(|l| l.items.len()).sum::<usize>() < 2 {
+        return None;
+    }
+    let (subject, item_path) = merged_paths(layout)?;
+    let selected: Vec<(usize, usize)> = layout
+        .iter()
+        .flat_map(|l| selected_on(&pages[l.page], &subject, &item_path).into_iter().map(|i| (l.page, i)))
+        .collect();
     if selected.len() < 2 {
         return None;
     }
@@ -698,10 +761,36 @@ mod tests {
         }
         // The thumbnail link's title is the heading next to it.
         assert!(doc.is_tag(labels.records[2].title, "h2"));
-        let learned = induce(&[PageRecords { doc: &doc, labels }], &site, &dates).unwrap();
+        let learned = induce(&[PageRecords { doc: &doc, labels }], &site, &dates).remove(0);
         assert_eq!(learned.subject.to_string(), "/HTML/BODY/MAIN[@class=posts]");
         assert_eq!(learned.item.path.to_string(), "ARTICLE[@class=post post-*]");
         assert_eq!(learned.item.date.as_ref().unwrap().to_string(), "TIME/@datetime");
         assert_eq!(learned.item_support, Support { matched: 3, of: 4 });
+    }
+
+    /// A "recent posts" widget lists more of the feed's items than the page's main list (page 1
+    /// shows three posts, the widget the six newest): the main list is the one in the content.
+    #[test]
+    fn a_sidebar_widget_with_more_items_does_not_win_over_the_main_list() {
+        let recent: String = (1..=6).map(|i| format!(r#"<li><a href="/p/{i}/">Post number {i}</a></li>"#)).collect();
+        let main: String = (1..=3)
+            .map(|i| {
+                format!(r#"<div class="entry"><h2><a href="/p/{i}/">Post number {i}</a></h2><p>Summary {i}.</p></div>"#)
+            })
+            .collect();
+        for widget in
+            [format!("<aside><ul>{recent}</ul></aside>"), format!("<nav><section><ul>{recent}</ul></section></nav>")]
+        {
+            let html = format!(
+                r#"<html><body><div id="wrap"><main>{widget}<div class="list">{main}</div></main></div></body></html>"#
+            );
+            let doc = crate::dom::parse_str(&html, &Url::parse("https://b.org/").unwrap()).unwrap();
+            let items: Vec<FeedItem> = (1..=6)
+                .map(|i| item(&format!("Post number {i}"), &format!("https://b.org/p/{i}/"), "2024-01-01T00:00:00Z"))
+                .collect();
+            let labels = label(&doc, &items, &Site::new([&doc.url]), &DateReader::new(None, Utc::now()));
+            assert_eq!(labels.records.iter().map(|r| r.item).collect::<Vec<_>>(), [0, 1, 2], "{widget}");
+            assert!(labels.records.iter().all(|r| doc.attr(r.node, "class") == Some("entry")));
+        }
     }
 }

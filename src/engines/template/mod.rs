@@ -24,7 +24,10 @@ pub mod dice;
 pub mod links;
 pub mod list;
 pub mod paths;
+pub mod regions;
 pub mod text;
+
+use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use url::Url;
@@ -33,7 +36,7 @@ use crate::dom::Document;
 use crate::engines::rules::{ArticleRule, Field, Place, Rule, SubjectRule, Support};
 use crate::feed::reader::TrainingFeed;
 
-pub use apply::{article_item, content_text, extract, list_items, template_article};
+pub use apply::{Applied, apply, article_item, content_text, extract, template_article};
 
 use dates::DateReader;
 use links::{LinkShape, Site};
@@ -105,7 +108,7 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
                     found(labels.author.is_some()),
                     found(labels.date.is_some()),
                 ));
-                article_pages.push(article::PageLabels { doc, labels });
+                article_pages.push(article::PageLabels { doc, item: &feed.items[index], labels });
             }
             None => {
                 let labels = list::label(doc, &feed.items, &site, &dates);
@@ -138,23 +141,46 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
     if list_pages.is_empty() {
         reasons.push("no list page was given".to_string());
     } else {
-        match list::induce(&list_pages, &site, &dates) {
-            Some(learned) => {
-                rule.support.insert(Place::Item(0), learned.item_support);
-                for (field, support) in &learned.field_support {
-                    rule.support.insert(Place::ItemField(0, *field), *support);
-                }
-                rule.subjects.push(SubjectRule { path: learned.subject, title: None, item: learned.item });
-                let docs: Vec<&Document> = list_pages.iter().map(|p| p.doc).collect();
-                rule.urls = links::list_patterns(&docs, &shapes);
+        let layouts = list::induce(&list_pages, &site, &dates);
+        if layouts.is_empty() {
+            reasons.push("fewer than 2 feed items were found in a list of the list pages".to_string());
+        }
+        // One list part per layout of the list pages given, the main one (most items) first.
+        for (n, learned) in layouts.into_iter().enumerate() {
+            rule.support.insert(Place::Item(n), learned.item_support);
+            for (field, support) in &learned.field_support {
+                rule.support.insert(Place::ItemField(n, *field), *support);
             }
-            None => reasons.push("fewer than 2 feed items were found in a list of the list pages".to_string()),
+            rule.subjects.push(SubjectRule { path: learned.subject, title: None, item: learned.item });
+        }
+        if !rule.subjects.is_empty() {
+            let docs: Vec<&Document> = list_pages.iter().map(|p| p.doc).collect();
+            rule.urls = links::list_patterns(&docs, &shapes);
         }
     }
     if article_pages.is_empty() {
         reasons.push("no article page (a page a feed item links to) was given".to_string());
     } else {
-        let (mut part, support) = article::induce(&article_pages, &dates);
+        let (mut part, mut support) = article::induce(&article_pages, &dates);
+        // The content path is kept only where it reproduces the feed's full text at least as
+        // well as the generic extractor does (which then reads the content instead).
+        if let Some(content) = &part.content
+            && let Some(comparison) = article::compare_content(content, &article_pages)
+        {
+            let verdict = if comparison.keeps_path() { "kept" } else { "dropped" };
+            notes.push(format!(
+                "content path {verdict}: word F1 against the feed's full text {:.3}, the generic extractor's {:.3} \
+                 (on {} page{} where it is not near perfect)",
+                comparison.path_f1,
+                comparison.generic_f1,
+                comparison.pages,
+                if comparison.pages == 1 { "" } else { "s" }
+            ));
+            if !comparison.keeps_path() {
+                part.content = None;
+                support.retain(|(field, _)| *field != Field::Content);
+            }
+        }
         if support.is_empty() {
             reasons.push("no rule held on most of the article pages".to_string());
         } else {
@@ -219,12 +245,54 @@ fn site_name(feed: &TrainingFeed, pages: &[Document]) -> String {
 
 /// The feed item whose page this is: by the page's URL, else its canonical URL.
 fn article_of(doc: &Document, feed: &TrainingFeed, site: &Site) -> Option<usize> {
+    let declared = declared_urls(doc);
+    let keys: Vec<_> = std::iter::once(&doc.url).chain(&declared).map(|u| site.key(u)).collect();
+    feed.items
+        .iter()
+        .position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
+        .or_else(|| article_by_title(doc, feed))
+}
+
+/// The URLs a page declares for itself: `<link rel=canonical>` and `og:url`, which every
+/// generator and CMS writes and which a saved copy keeps.
+fn declared_urls(doc: &Document) -> Vec<Url> {
     let canonical = doc
         .ids()
         .filter(|&n| doc.is_tag(n, "link") && doc.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("canonical")))
-        .find_map(|n| doc.attr(n, "href").and_then(|h| doc.resolve(h)));
-    let keys: Vec<_> = std::iter::once(&doc.url).chain(canonical.as_ref()).map(|u| site.key(u)).collect();
-    feed.items.iter().position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
+        .filter_map(|n| doc.attr(n, "href"));
+    let og_url = doc
+        .ids()
+        .filter(|&n| doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:url")))
+        .filter_map(|n| doc.attr(n, "content"));
+    canonical.chain(og_url).filter_map(|h| doc.resolve(h)).collect()
+}
+
+/// Separators between a post's title and the site's name in a `<title>` ("Post | Blog").
+const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " · ", " :: ", " » ", " _ ", "｜", " ｜ "];
+
+/// A page whose URLs are no item's (a saved copy, `--page FILE` without `=URL`, whose relative
+/// `og:url` resolves on the disk) is the article page of the one feed item whose title is the
+/// page's `<h1>`, `og:title` or `<title>` (whole, or one part of it around a separator). A list page's `<title>` and `<h1>` name the site, or
+/// its headings name several posts: a page whose headings match more than one item is no
+/// article page.
+fn article_by_title(doc: &Document, feed: &TrainingFeed) -> Option<usize> {
+    let mut texts: Vec<String> = doc.ids().filter(|&n| doc.is_tag(n, "h1")).map(|n| doc.text(n)).collect();
+    texts.extend(
+        doc.ids()
+            .filter(|&n| {
+                doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:title"))
+            })
+            .filter_map(|n| doc.attr(n, "content").map(str::to_string)),
+    );
+    let title = doc.title();
+    texts.extend(TITLE_SEPARATORS.iter().flat_map(|s| title.split(s)).map(str::to_string));
+    texts.push(title);
+    let texts: HashSet<String> = texts.iter().map(|t| text::normalize(t)).filter(|t| !t.is_empty()).collect();
+    // Exactly one item: several (a list's headings, a series' "Part 1" in every post) say
+    // nothing about which post the page is.
+    let mut matched = (0..feed.items.len()).filter(|&i| texts.contains(&text::normalize(&feed.items[i].title)));
+    let index = matched.next()?;
+    matched.next().is_none().then_some(index)
 }
 
 /// Why a feed is a feed of comments rather than of posts: its title says so, or its items

@@ -1,7 +1,7 @@
 //! Text comparisons of the template learner: normalized titles, character bigrams and the
 //! Sørensen–Dice coefficient (`blog-extraction-dice-bigram-rules.txt` §3.3), and word tokens.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use unicode_normalization::UnicodeNormalization;
@@ -192,6 +192,29 @@ pub fn words(text: &str) -> Vec<String> {
     out
 }
 
+/// Word-level F1 of a text against a reference (multisets of [`words`]): how well an
+/// extracted text reproduces a feed's full text. Empty either side scores 0.
+pub fn word_f1(output: &str, reference: &str) -> f32 {
+    let (out, gold) = (words(output), words(reference));
+    if out.is_empty() || gold.is_empty() {
+        return 0.0;
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for w in &gold {
+        *counts.entry(w).or_default() += 1;
+    }
+    let mut common = 0usize;
+    for w in &out {
+        if let Some(c) = counts.get_mut(w.as_str())
+            && *c > 0
+        {
+            *c -= 1;
+            common += 1;
+        }
+    }
+    2.0 * common as f32 / (out.len() + gold.len()) as f32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +254,14 @@ mod tests {
     fn words_split_cjk_characters() {
         assert_eq!(words("Hello, Wörld 42!"), ["hello", "wörld", "42"]);
         assert_eq!(words("日本語 text"), ["日", "本", "語", "text"]);
+    }
+
+    #[test]
+    fn word_f1_counts_repeated_words() {
+        assert_eq!(word_f1("a b c", "a b c"), 1.0);
+        assert_eq!(word_f1("a a", "a b"), 0.5);
+        assert_eq!(word_f1("", "a"), 0.0);
+        assert!((word_f1("日本 語", "日本語です") - 2.0 * 3.0 / 8.0).abs() < 1e-6);
     }
 
     #[test]
