@@ -158,8 +158,11 @@ fn a_long_archive_in_year_sections_gives_every_post() {
     for year in (2015..=2024).rev() {
         sections.push_str(&format!(r#"<section class="year"><h2>{year}</h2><ul>"#));
         for k in 0..(year % 4 + 1) {
-            let (title, path, day) =
-                (format!("Post {k} of {year} about something"), format!("/{year}/post-{k}/"), format!("{year}-0{}-1{k}", k + 1));
+            let (title, path, day) = (
+                format!("Post {k} of {year} about something"),
+                format!("/{year}/post-{k}/"),
+                format!("{year}-0{}-1{k}", k + 1),
+            );
             sections.push_str(&format!(r#"<li><a href="{path}">{title}</a> <span>{}</span></li>"#, long_date(&day)));
             want.push((title, path, day));
         }
@@ -188,7 +191,9 @@ fn records_that_differ_only_in_a_bem_modifier_are_one_list() {
             )
         })
         .collect();
-    let page = format!("<html><body>{HEADER}<div id=\"main\"><section class=\"postShorten-group\">{cards}</section></div>{FOOTER}</body></html>");
+    let page = format!(
+        "<html><body>{HEADER}<div id=\"main\"><section class=\"postShorten-group\">{cards}</section></div>{FOOTER}</body></html>"
+    );
     assert_eq!(items(&page), expected(&POSTS));
 }
 
@@ -228,7 +233,9 @@ fn an_archive_declared_as_an_article_gives_its_posts() {
     let undated: Vec<_> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string(), String::new())).collect();
     assert_eq!(items(&page), undated);
     let text: String = (0..12)
-        .map(|k| format!("<p>Paragraph {k} of the article, with enough words in it to read as the text of a real post.</p>"))
+        .map(|k| {
+            format!("<p>Paragraph {k} of the article, with enough words in it to read as the text of a real post.</p>")
+        })
         .collect();
     let article = format!(
         "<html>{head}<body>{HEADER}<main><article><h1>A post</h1>{text}</article><h2>More posts</h2><ul>{list}</ul></main>{FOOTER}</body></html>"

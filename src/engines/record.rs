@@ -21,10 +21,9 @@ pub const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
 /// Whether a word of the element's `class` or `id` starts with one of `keywords`.
 pub fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {
     ["class", "id"].iter().filter_map(|a| doc.attr(node, a)).any(|value| {
-        value
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .any(|w| keywords.iter().any(|k| w.len() >= k.len() && w.as_bytes()[..k.len()].eq_ignore_ascii_case(k.as_bytes())))
+        value.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
+            keywords.iter().any(|k| w.len() >= k.len() && w.as_bytes()[..k.len()].eq_ignore_ascii_case(k.as_bytes()))
+        })
     })
 }
 

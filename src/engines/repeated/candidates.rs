@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range, links_in, tag_path,
-    title_of,
+    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range, links_in,
+    tag_path, title_of,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -227,7 +227,8 @@ struct Kind<'d> {
 /// The class words that say what kind of element this is (see [`STATE_WORDS`] and
 /// [`PER_RECORD_PREFIXES`]; words with digits are ids and counters), sorted.
 fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
-    let all: Vec<String> = doc.attr(node, "class").unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
+    let all: Vec<String> =
+        doc.attr(node, "class").unwrap_or_default().split_whitespace().map(str::to_lowercase).collect();
     // A BEM modifier (`card--featured` beside `card`) varies the look of one record of a kind.
     let modifier = |w: &str| w.split_once("--").is_some_and(|(block, _)| all.iter().any(|b| b == block));
     let mut words: Vec<String> = all

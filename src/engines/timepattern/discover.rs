@@ -205,8 +205,22 @@ const MODIFIED_LABELS: &[&str] = &[
 ];
 /// Words that label a date as the publication date; they win over a modification label
 /// (WordPress writes `class="entry-date published updated"` on one date).
-const PUBLISHED_LABELS: &[&str] =
-    &["published", "posted", "发布", "發佈", "發表", "发表", "公開", "投稿", "게시", "veröffentlicht", "publié", "publicado", "pubblicato", "опубликовано"];
+const PUBLISHED_LABELS: &[&str] = &[
+    "published",
+    "posted",
+    "发布",
+    "發佈",
+    "發表",
+    "发表",
+    "公開",
+    "投稿",
+    "게시",
+    "veröffentlicht",
+    "publié",
+    "publicado",
+    "pubblicato",
+    "опубликовано",
+];
 
 /// How many nodes back a date's label is looked for, and how long a label is at most.
 const LABEL_LOOKBACK: u32 = 4;

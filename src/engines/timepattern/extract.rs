@@ -535,9 +535,7 @@ impl PageView<'_> {
             let from = self.links.partition_point(|l| l.node < child);
             let headline = (from..self.links.len()).take_while(|&i| self.links[i].node < end).find(|&i| {
                 let link = &self.links[i];
-                link.is_headline()
-                    && tag_path(self.doc, list.container, link.node) == path
-                    && has_title(doc, link)
+                link.is_headline() && tag_path(self.doc, list.container, link.node) == path && has_title(doc, link)
             });
             if headline.is_some() {
                 out.push(Record { anchor: None, dates: Vec::new(), start: child, end, headline });
@@ -572,7 +570,9 @@ impl PageView<'_> {
         let links_of = |r: &Record| -> Vec<usize> {
             (self.links.partition_point(|l| l.node < r.start)..self.links.len())
                 .take_while(|&i| self.links[i].node < r.end)
-                .filter(|&i| self.links[i].is_headline() && tag_path(self.doc, list.container, self.links[i].node) == path)
+                .filter(|&i| {
+                    self.links[i].is_headline() && tag_path(self.doc, list.container, self.links[i].node) == path
+                })
                 .collect()
         };
         let per_record: Vec<Vec<usize>> = list.records.iter().map(links_of).collect();
