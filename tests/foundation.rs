@@ -92,8 +92,9 @@ fn corpus_loaders_find_what_the_readme_counts() {
     let dir = common::corpus_dir();
     let pages = corpus::list_pages(&dir).unwrap();
     // Usable pages, their items, complete pages and their items, per set: the sums of
-    // `AUDIT.json`'s `use`, `complete` and `gt_list_items` (README §1, §1b).
-    for (set, counts) in [(ListSet::Sitepairs, (131, 1319, 114, 1140)), (ListSet::Themes, (47, 350, 43, 330))] {
+    // `AUDIT.json`'s `use`, `complete` and `gt_list_items` (README §1, §1b), less the one page 2
+    // whose feed ends within page 1 (0xCaretaker's: its 5 truth items are a sidebar's).
+    for (set, counts) in [(ListSet::Sitepairs, (130, 1314, 113, 1135)), (ListSet::Themes, (47, 350, 43, 330))] {
         let set_pages: Vec<_> = pages.iter().filter(|p| p.set == set).collect();
         let (mut items, mut complete_pages, mut complete_items) = (0, 0, 0);
         for page in &set_pages {

@@ -279,8 +279,13 @@ impl Document {
     /// The visible text of a subtree with whitespace collapsed, a space at block boundaries,
     /// and script/style skipped.
     pub fn text(&self, id: NodeId) -> String {
+        self.text_without(id, |_| false)
+    }
+
+    /// [`Document::text`] without the subtrees of the elements `skip` names.
+    pub fn text_without(&self, id: NodeId, skip: impl Fn(NodeId) -> bool) -> String {
         let mut out = String::new();
-        self.push_text(id, &mut out);
+        self.push_text(id, &skip, &mut out);
         collapse_whitespace(&out)
     }
 
@@ -306,7 +311,7 @@ impl Document {
         false
     }
 
-    fn push_text(&self, id: NodeId, out: &mut String) {
+    fn push_text(&self, id: NodeId, skip: &impl Fn(NodeId) -> bool, out: &mut String) {
         if let Some(text) = self.text_node(id) {
             out.push_str(text);
             return;
@@ -324,7 +329,7 @@ impl Document {
             match &node.data {
                 NodeData::Text(text) => out.push_str(text),
                 NodeData::Element { name, .. } => {
-                    if NON_CONTENT.contains(&&**name) {
+                    if NON_CONTENT.contains(&&**name) || skip(NodeId(i)) {
                         i = node.end.0;
                         continue;
                     }

@@ -5,7 +5,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, FixedOffset, NaiveDate};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use serde::Deserialize;
 use url::Url;
 
@@ -44,11 +44,11 @@ fn url(path: &Path, text: &str) -> Result<Url, CorpusError> {
 
 /// A ground-truth date: RFC 3339 or RFC 2822; empty and `0001-01-01` mean none.
 pub fn parse_truth_date(text: &str) -> Option<DateTime<FixedOffset>> {
+    // README §6 skips `0001-01-01` (Go's zero time: a page with no date) in whatever format
+    // the feed writes it, RSS's `Mon, 01 Jan 0001` as well.
     let text = text.trim();
-    if text.is_empty() || text.starts_with("0001-01-01") {
-        return None;
-    }
-    DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)).ok()
+    let date = DateTime::parse_from_rfc3339(text).or_else(|_| DateTime::parse_from_rfc2822(text)).ok()?;
+    (date.year() > 1).then_some(date)
 }
 
 /// Which part of the corpus a list page comes from.
@@ -161,6 +161,7 @@ struct SiteMeta {
 #[derive(Deserialize)]
 struct SiteTruth {
     page: String,
+    n_feed_items: usize,
     items_on_page: Vec<SiteTruthItem>,
 }
 
@@ -245,8 +246,13 @@ pub fn site_list_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
             .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("gt_")))
             .collect();
         truth_files.sort();
-        for truth_path in truth_files {
-            let truth: SiteTruth = json(&truth_path)?;
+        let truths: Vec<(PathBuf, SiteTruth)> =
+            truth_files.into_iter().map(|p| json(&p).map(|t| (p, t))).collect::<Result<_, _>>()?;
+        let feed_ends_on_first_page = feed_ends_on_first_page(&truths, audit.get(&site.name));
+        for (truth_path, truth) in truths {
+            if truth.page == "page_2_index.html" && feed_ends_on_first_page {
+                continue;
+            }
             let Some(page_audit) = audit.get(&site.name).and_then(|a| a.get(&truth.page)) else {
                 return Err(CorpusError::Invalid {
                     path: audit_path.clone(),
@@ -289,6 +295,18 @@ pub fn site_list_pages(corpus: &Path) -> Result<Vec<ListPage>, CorpusError> {
         }
     }
     Ok(pages)
+}
+
+/// Whether the first page links posts missing from the feed (its audit says incomplete) while
+/// its truth already holds every item of the feed: the feed ends within the first page's list.
+/// Page 2 then lists only posts older than anything in the feed, and the feed items it links
+/// can only be side lists ("recent posts"), so its derived truth is not its list and the page
+/// is not scored, as the audit itself does where it reviewed such a page.
+fn feed_ends_on_first_page(truths: &[(PathBuf, SiteTruth)], audit: Option<&BTreeMap<String, Audit>>) -> bool {
+    let Some((_, first)) = truths.iter().find(|(_, t)| t.page == "index.html") else { return false };
+    let Some(first_audit) = audit.and_then(|a| a.get("index.html")) else { return false };
+    let listed = first.items_on_page.iter().filter(|i| !first_audit.not_list_items.contains(&i.link)).count();
+    first_audit.usable && !first_audit.complete && first.n_feed_items > 0 && listed >= first.n_feed_items
 }
 
 /// `lists/feedless`: expected links (deduplicated); `08-arxiv-org` is scored by count only.

@@ -165,13 +165,55 @@ fn is_boilerplate_class(words: &[String]) -> bool {
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
 
+/// Hidden from sight, or decorative (`aria-hidden`): not the article's text.
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
+    is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
+}
+
+/// Not drawn at all: the `hidden` attribute, `display: none`, `visibility: hidden`.
+fn is_not_rendered(doc: &Document, n: NodeId) -> bool {
     doc.attr(n, "hidden").is_some()
-        || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
         || doc.attr(n, "style").is_some_and(|s| {
             let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
             s.contains("display:none") || s.contains("visibility:hidden")
         })
+}
+
+/// Screen-reader-only text (`sr-only`, `visually-hidden`, `screen-reader-text`): an icon's
+/// spoken label ("open in new window"), which sighted readers and feeds never show.
+fn is_screen_reader_only(words: &[String]) -> bool {
+    const PAIRS: [(&str, &str); 3] = [("sr", "only"), ("visually", "hidden"), ("screen", "reader")];
+    words.windows(2).any(|p| PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+}
+
+/// An element a reader does not see: not rendered, or screen-reader-only. Decorative
+/// (`aria-hidden`) parts are drawn, so a site's content path keeps them.
+fn is_unseen(doc: &Document, n: NodeId) -> bool {
+    doc.is_element(n) && (is_not_rendered(doc, n) || is_screen_reader_only(&class_words(doc, n)))
+}
+
+/// The text of `scope` without the subtrees a reader does not see.
+pub fn visible_text(doc: &Document, scope: NodeId) -> String {
+    doc.text_without(scope, |n| is_unseen(doc, n))
+}
+
+/// The HTML inside `scope` without the subtrees a reader does not see: the content a rule's
+/// or a template's path selects.
+pub fn visible_inner_html(doc: &Document, scope: NodeId) -> String {
+    let mut marks = vec![Mark::Keep; doc.len()];
+    let mut n = scope.0 + 1;
+    while n < doc.node(scope).end.0 {
+        let id = NodeId(n);
+        if is_unseen(doc, id) {
+            marks[id.index()] = Mark::Drop;
+            n = doc.node(id).end.0;
+        } else {
+            n += 1;
+        }
+    }
+    let mut out = String::new();
+    serialize_kept(doc, scope, &marks, &mut out);
+    out
 }
 
 /// What becomes of a node when the page is written out again.

@@ -8,7 +8,7 @@ use url::Url;
 use super::{Field, ItemRule, Rule, parse_date};
 use crate::dom::{Document, NodeId};
 use crate::engines::record::without_date;
-use crate::engines::{Engine, Extraction};
+use crate::engines::{Engine, Extraction, article};
 use crate::model::{Item, Page, Subject};
 use crate::path::{Path, Target};
 use crate::sanitize::sanitize_html;
@@ -151,7 +151,9 @@ fn html_of(doc: &Document, path: &Path, context: NodeId) -> Option<String> {
     let mut html = String::new();
     for target in path.select(doc, context) {
         match target {
-            Target::Node(node) if doc.is_element(node) => html.push_str(&doc.inner_html(node)),
+            Target::Node(node) if doc.is_element(node) => {
+                html.push_str(&article::content::visible_inner_html(doc, node))
+            }
             other => html.push_str(&quick_xml::escape::escape(other.text(doc))),
         }
     }

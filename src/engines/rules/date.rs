@@ -17,8 +17,17 @@ const MAX_SCAN_CHARS: usize = 200;
 /// The date in `text` (a date node's text or a `datetime` attribute): the rule's `<format>`
 /// first, then RFC 3339 / RFC 2822, then the longest date the Time Pattern DB finds in the text
 /// (every language and relative form it knows). A date without an offset is in the rule's
-/// `<timezone>` (UTC without one); a date without a year is the latest such day not after `now`.
+/// `<timezone>` (UTC without one), and with a `<timezone>` every date is given in it, as a feed
+/// writes its dates in one zone; a date without a year is the latest such day not after `now`.
 pub fn parse_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
+    let date = read_date(text, rule, now)?;
+    Some(match rule.timezone {
+        Some(tz) => date.with_timezone(&tz).fixed_offset(),
+        None => date,
+    })
+}
+
+fn read_date(text: &str, rule: &Rule, now: DateTime<Utc>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
     if text.is_empty() {
         return None;

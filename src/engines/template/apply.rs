@@ -669,7 +669,9 @@ fn content_html(doc: &Document, path: &Path) -> Option<String> {
     let mut html = String::new();
     for target in path.select(doc, doc.root()) {
         match target {
-            Target::Node(node) if doc.is_element(node) => html.push_str(&doc.inner_html(node)),
+            Target::Node(node) if doc.is_element(node) => {
+                html.push_str(&article::content::visible_inner_html(doc, node))
+            }
             other => html.push_str(&quick_xml::escape::escape(other.text(doc))),
         }
     }
@@ -680,8 +682,20 @@ fn content_html(doc: &Document, path: &Path) -> Option<String> {
 
 /// The plain text of the content the template finds on an article page.
 pub fn content_text(rule: &Rule, doc: &Document) -> Option<String> {
-    let path = rule.article.as_ref()?.content.as_ref()?;
-    let text: Vec<String> =
-        path.select(doc, doc.root()).iter().map(|t| t.text(doc)).filter(|t| !t.is_empty()).collect();
-    (!text.is_empty()).then(|| text.join(" "))
+    let text = path_text(doc, rule.article.as_ref()?.content.as_ref()?);
+    (!text.is_empty()).then_some(text)
+}
+
+/// The text a content path selects, as its content gives it: without what readers do not see.
+pub(super) fn path_text(doc: &Document, path: &Path) -> String {
+    let texts: Vec<String> = path
+        .select(doc, doc.root())
+        .into_iter()
+        .map(|target| match target {
+            Target::Node(node) => article::content::visible_text(doc, node),
+            other => other.text(doc),
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    texts.join(" ")
 }

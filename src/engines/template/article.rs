@@ -457,9 +457,7 @@ pub fn compare_content(content: &Path, pages: &[PageLabels]) -> Option<ContentCo
         .filter(|p| p.labels.content.is_some() && p.labels.content_score >= FULL_TEXT)
         .filter_map(|p| {
             let body = p.item.body()?;
-            let text: Vec<String> =
-                content.select(p.doc, p.doc.root()).iter().map(|t| t.text(p.doc)).filter(|t| !t.is_empty()).collect();
-            Some((text::word_f1(&text.join(" "), body), p, body))
+            Some((text::word_f1(&super::apply::path_text(p.doc, content), body), p, body))
         })
         .filter(|(f1, _, _)| *f1 < NEAR_PERFECT)
         .collect();

@@ -130,7 +130,7 @@ pub fn train(feed: &TrainingFeed, pages: &[Document], now: DateTime<Utc>) -> Res
         urls: Vec::new(),
         link: list_pages.first().map(|p| p.doc.url.clone()).filter(|u| matches!(u.scheme(), "http" | "https")),
         encoding: None,
-        timezone: None,
+        timezone: feed_timezone(feed),
         date_format: None,
         page_date: None,
         subjects: Vec::new(),
@@ -230,6 +230,23 @@ pub fn place_name(place: Place) -> String {
         Place::Item(_) => "the item path".to_string(),
         Place::ItemField(_, field) => format!("the item's {field} path"),
         Place::Article(field) => format!("the article's {field} path"),
+    }
+}
+
+/// The zone the feed writes its dates in, when all of them share one offset of whole hours:
+/// the template gives its dates as the site's own feed does (the same instants; the page may
+/// show them in the author's local time). Mixed offsets (daylight saving, several authors)
+/// give none, and dates keep the offsets the pages give.
+fn feed_timezone(feed: &TrainingFeed) -> Option<chrono_tz::Tz> {
+    let mut offsets = feed.items.iter().filter_map(|i| i.date).map(|d| d.offset().local_minus_utc());
+    let first = offsets.next()?;
+    if !offsets.all(|o| o == first) || first % 3600 != 0 {
+        return None;
+    }
+    // POSIX zone names count west: `Etc/GMT-8` is eight hours east of UTC.
+    match -first / 3600 {
+        0 => Some(chrono_tz::Tz::UTC),
+        hours => format!("Etc/GMT{hours:+}").parse().ok(),
     }
 }
 
