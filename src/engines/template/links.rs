@@ -78,7 +78,9 @@ impl LinkShape {
     /// Shapes of the groups of links (by host and number of segments) that hold at least
     /// `min_links` links; the largest groups first.
     pub fn learn(links: &[Url], min_links: usize) -> Vec<LinkShape> {
-        let mut groups: BTreeMap<(String, usize), Vec<(Vec<String>, bool)>> = BTreeMap::new();
+        // Links by host and number of segments: each link's segments, and whether it ends in `/`.
+        type Members = Vec<(Vec<String>, bool)>;
+        let mut groups: BTreeMap<(String, usize), Members> = BTreeMap::new();
         for link in links {
             let segs = segments(link);
             if segs.is_empty() {
@@ -103,7 +105,7 @@ impl LinkShape {
                 (members.len(), LinkShape { host, segments, trailing_slash })
             })
             .collect();
-        shapes.sort_by(|a, b| b.0.cmp(&a.0));
+        shapes.sort_by_key(|(members, _)| std::cmp::Reverse(*members));
         shapes.into_iter().map(|(_, s)| s).collect()
     }
 
