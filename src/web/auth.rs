@@ -1,14 +1,19 @@
 //! Who may do what: the admin token (rule upload and delete, the admin page, OPML), per-feed
 //! access tokens for `/rss` (optional), and the per-client rate limit on first fetches.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::time::Duration;
 
 use actix_web::HttpRequest;
 use actix_web::http::header::{AUTHORIZATION, COOKIE};
-use sha2::{Digest, Sha256};
+use governor::Quota;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
 use url::Url;
 
 use crate::store::{Store, StoreError};
@@ -68,10 +73,10 @@ pub fn is_admin(request: &HttpRequest, token: &str) -> bool {
         .any(|(name, value)| name == ADMIN_COOKIE && same(value, token))
 }
 
-/// Compare secrets in time that does not depend on where they differ.
+/// Compare secrets in time that does not depend on where they differ (`subtle`); only the
+/// length, which is no secret, shows.
 pub fn same(given: &str, expected: &str) -> bool {
-    let (a, b) = (given.as_bytes(), expected.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    given.as_bytes().ct_eq(expected.as_bytes()).into()
 }
 
 /// The access token of one feed: HMAC-SHA256 of its page URL under the server's feed key,
@@ -80,66 +85,54 @@ pub fn feed_token(key: &str, url: &Url) -> String {
     hex::encode(&hmac_sha256(key.as_bytes(), url.as_str().as_bytes())[..16])
 }
 
-/// HMAC (RFC 2104) over SHA-256.
 fn hmac_sha256(key: &[u8], message: &[u8]) -> Vec<u8> {
-    const BLOCK: usize = 64;
-    let mut padded = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        padded[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        padded[..key.len()].copy_from_slice(key);
-    }
-    let inner_pad: Vec<u8> = padded.iter().map(|b| b ^ 0x36).collect();
-    let outer_pad: Vec<u8> = padded.iter().map(|b| b ^ 0x5c).collect();
-    let inner = Sha256::new().chain_update(&inner_pad).chain_update(message).finalize();
-    Sha256::new().chain_update(&outer_pad).chain_update(inner).finalize().to_vec()
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(message);
+    mac.finalize().into_bytes().to_vec()
 }
 
-/// A token bucket per client address: `per_minute` first fetches, refilled continuously.
-pub struct RateLimiter {
-    per_minute: u32,
-    clients: Mutex<HashMap<IpAddr, Bucket>>,
+/// Per client address, `per_minute` first fetches, refilled continuously (`governor`'s GCRA:
+/// a burst of `per_minute`, one more every `60 / per_minute` seconds).
+pub struct RateLimiter<C: Clock = DefaultClock> {
+    limiter: Option<KeyedLimiter<C>>,
+    clock: C,
 }
 
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
+type KeyedLimiter<C> =
+    governor::RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, C, NoOpMiddleware<<C as Clock>::Instant>>;
 
-/// Forget buckets idle this long (they are full again by then).
-const IDLE: Duration = Duration::from_secs(120);
+/// Above this many tracked clients, those whose bucket is full again are forgotten.
+const TRACKED_CLIENTS: usize = 10_000;
 
 impl RateLimiter {
     /// `per_minute` of 0: no limit.
     pub fn new(per_minute: u32) -> RateLimiter {
-        RateLimiter { per_minute, clients: Mutex::new(HashMap::new()) }
+        RateLimiter::with_clock(per_minute, DefaultClock::default())
+    }
+}
+
+impl<C: Clock + Clone> RateLimiter<C> {
+    pub fn with_clock(per_minute: u32, clock: C) -> RateLimiter<C> {
+        let limiter = NonZeroU32::new(per_minute).map(|n| {
+            governor::RateLimiter::new(Quota::per_minute(n), DefaultKeyedStateStore::default(), clock.clone())
+        });
+        RateLimiter { limiter, clock }
     }
 
-    /// Take one token for `client`; `Err(wait)` when it has none left.
-    pub fn take(&self, client: IpAddr, now: Instant) -> Result<(), Duration> {
-        if self.per_minute == 0 {
-            return Ok(());
+    /// Take one first fetch for `client`; `Err(wait)` when it has none left.
+    pub fn take(&self, client: IpAddr) -> Result<(), Duration> {
+        let Some(limiter) = &self.limiter else { return Ok(()) };
+        if limiter.len() > TRACKED_CLIENTS {
+            limiter.retain_recent();
         }
-        let capacity = f64::from(self.per_minute);
-        let per_second = capacity / 60.0;
-        let mut clients = self.clients.lock().unwrap_or_else(PoisonError::into_inner);
-        if clients.len() > 10_000 {
-            clients.retain(|_, b| now.duration_since(b.at) < IDLE);
-        }
-        let bucket = clients.entry(client).or_insert(Bucket { tokens: capacity, at: now });
-        bucket.tokens = (bucket.tokens + now.duration_since(bucket.at).as_secs_f64() * per_second).min(capacity);
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - bucket.tokens) / per_second))
-        }
+        limiter.check_key(&client).map_err(|not_until| not_until.wait_time_from(self.clock.now()))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use governor::clock::FakeRelativeClock;
+
     use super::*;
 
     #[test]
@@ -165,15 +158,17 @@ mod tests {
 
     #[test]
     fn the_rate_limit_refills_over_a_minute() {
-        let limiter = RateLimiter::new(2);
+        let clock = FakeRelativeClock::default();
+        let limiter = RateLimiter::with_clock(2, clock.clone());
         let ip: IpAddr = "192.0.2.1".parse().unwrap();
         let other: IpAddr = "192.0.2.2".parse().unwrap();
-        let t0 = Instant::now();
-        assert!(limiter.take(ip, t0).is_ok() && limiter.take(ip, t0).is_ok());
-        let wait = limiter.take(ip, t0).unwrap_err();
+        assert!(limiter.take(ip).is_ok() && limiter.take(ip).is_ok());
+        let wait = limiter.take(ip).unwrap_err();
         assert!(wait > Duration::from_secs(29) && wait <= Duration::from_secs(30), "{wait:?}");
-        assert!(limiter.take(other, t0).is_ok(), "per client");
-        assert!(limiter.take(ip, t0 + Duration::from_secs(30)).is_ok());
-        assert!(RateLimiter::new(0).take(ip, t0).is_ok());
+        assert!(limiter.take(other).is_ok(), "per client");
+        clock.advance(Duration::from_secs(30));
+        assert!(limiter.take(ip).is_ok());
+        assert!(limiter.take(ip).is_err());
+        assert!(RateLimiter::new(0).take(ip).is_ok());
     }
 }

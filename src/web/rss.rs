@@ -161,7 +161,7 @@ async fn first_fetch(
             Some(flight) => flight.clone(),
             None => {
                 if let Some(client) = request.peer_addr().map(|a| a.ip())
-                    && let Err(wait) = state.limiter.take(client, Instant::now())
+                    && let Err(wait) = state.limiter.take(client)
                 {
                     state.metrics.first_fetch("rate-limited");
                     let mut response = plain(
