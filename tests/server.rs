@@ -383,3 +383,43 @@ async fn a_rule_is_tried_on_a_page_without_being_saved() {
     assert!(server.ctx.store.rules().unwrap().is_empty() && server.ctx.store.sources().unwrap().is_empty());
     server.stop().await;
 }
+
+/// The admin surface: its pages forbid inline script and framing; the login cookie is
+/// `HttpOnly` and `SameSite=Strict`; guessing the token from one address is cut off after a
+/// few tries per minute, the right token included, with the time to wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_logins_are_limited_and_its_pages_carry_a_security_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let login = http.get(server.url("/admin")).send().await.unwrap();
+    assert_eq!(login.status(), StatusCode::UNAUTHORIZED);
+    let policy = login.headers()["content-security-policy"].to_str().unwrap().to_string();
+    assert!(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    assert_eq!(login.headers()["x-frame-options"], "DENY");
+
+    let right = http.get(server.url(&format!("/admin?token={ADMIN_TOKEN}"))).send().await.unwrap();
+    assert_eq!(right.status(), StatusCode::SEE_OTHER);
+    let cookie = right.headers()["set-cookie"].to_str().unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && !cookie.contains("Secure"),
+        "{cookie}"
+    );
+
+    let mut statuses = Vec::new();
+    for n in 0..12 {
+        let guess = http.get(server.url(&format!("/admin?token=guess{n}"))).send().await.unwrap();
+        statuses.push(guess.status());
+    }
+    // One try went to the right token: nine wrong ones answer 401, then the address waits.
+    assert!(statuses[..9].iter().all(|s| *s == StatusCode::UNAUTHORIZED), "{statuses:?}");
+    assert!(statuses[9..].iter().all(|s| *s == StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+    let limited = http.get(server.url(&format!("/admin?token={ADMIN_TOKEN}"))).send().await.unwrap();
+    assert_eq!(limited.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(limited.headers()["retry-after"].to_str().unwrap().parse::<u64>().unwrap() >= 1);
+    // Requests with the token in a header are not logins, and are not limited.
+    let bearer = http.get(server.url("/admin")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(bearer.status(), StatusCode::OK);
+    server.stop().await;
+}

@@ -9,7 +9,10 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use actix_web::http::StatusCode;
-use actix_web::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION, SET_COOKIE};
+use actix_web::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue, LOCATION, RETRY_AFTER, SET_COOKIE,
+    X_FRAME_OPTIONS,
+};
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use chrono::{DateTime, Utc};
@@ -120,9 +123,18 @@ struct LoginPage {
     failed: bool,
 }
 
+/// Our pages load scripts, styles and images from our origin only, run no inline script,
+/// post forms only to us, and are framed by no one.
+const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 fn html(status: StatusCode, rendered: Result<String, askama::Error>) -> HttpResponse {
     match rendered {
-        Ok(body) => HttpResponse::build(status).content_type("text/html; charset=utf-8").body(body),
+        Ok(body) => HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .insert_header((CONTENT_SECURITY_POLICY, PAGE_POLICY))
+            .insert_header((X_FRAME_OPTIONS, "DENY"))
+            .body(body),
         Err(error) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("the admin page failed: {error}")),
     }
 }
@@ -143,6 +155,15 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let param = |name: &str| query.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
     // Log in: the token from the form becomes a cookie, and the address loses the token.
     if let Some(token) = param("token") {
+        if let Some(client) = request.peer_addr().map(|a| a.ip())
+            && let Err(wait) = state.logins.take(client)
+        {
+            let mut response = plain(StatusCode::TOO_MANY_REQUESTS, "too many login attempts from your address");
+            if let Ok(value) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
+                response.headers_mut().insert(RETRY_AFTER, value);
+            }
+            return response;
+        }
         if !auth::same(token.trim(), &state.admin_token) {
             let page = LoginPage { asset_version: ASSET_VERSION.clone(), failed: true };
             return html(StatusCode::UNAUTHORIZED, page.render());
@@ -151,7 +172,14 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
             .insert_header((LOCATION, "/admin"))
             .insert_header((
                 SET_COOKIE,
-                format!("{}={}; Path=/; HttpOnly; SameSite=Strict", auth::ADMIN_COOKIE, state.admin_token),
+                format!(
+                    "{}={}; Path=/; HttpOnly; SameSite=Strict{}",
+                    auth::ADMIN_COOKIE,
+                    state.admin_token,
+                    // Over TLS (directly or behind a proxy that says so) the cookie never
+                    // travels in clear.
+                    if request.connection_info().scheme() == "https" { "; Secure" } else { "" }
+                ),
             ))
             .finish();
     }

@@ -40,6 +40,9 @@ pub use auth::{AdminToken, admin_token};
 /// `/rss` store reads and renders at once at most; more would only add threads and store
 /// connections (and memory), not speed, on a machine of a few cores.
 const STORE_SLOTS: usize = 4;
+/// Admin login tries per client address and minute: a person mistyping the token needs a
+/// few; guessing 128 random bits at this rate never ends.
+const LOGINS_PER_MINUTE: u32 = 10;
 
 /// What the web server is told by the configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +90,9 @@ pub struct AppState {
     /// blocking thread.
     store_slots: tokio::sync::Semaphore,
     limiter: auth::RateLimiter,
+    /// Admin logins (`/admin?token=`) per client address: guessing the token is slowed to
+    /// [`LOGINS_PER_MINUTE`] tries, whatever the comparison costs.
+    logins: auth::RateLimiter,
     metrics: metrics::WebMetrics,
     /// The runtime first fetches run on (not an HTTP worker's: a first fetch outlives the
     /// request that started it when the reader gives up waiting).
@@ -108,6 +114,7 @@ impl AppState {
             stamps: cache::StampCache::default(),
             store_slots: tokio::sync::Semaphore::new(STORE_SLOTS),
             limiter: auth::RateLimiter::new(settings.first_fetches_per_minute),
+            logins: auth::RateLimiter::new(LOGINS_PER_MINUTE),
             ctx,
             pool,
             settings,
