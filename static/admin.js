@@ -25,7 +25,10 @@ function showTimes() {
 }
 
 async function send(method, url, body) {
-  const response = await fetch(url, { method, body, credentials: "same-origin", headers: { "Content-Type": "application/xml" } });
+  // The page's CSRF token: requests signed in by the cookie change nothing without it.
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const headers = { "Content-Type": "application/xml", "X-CSRF-Token": csrf };
+  const response = await fetch(url, { method, body, credentials: "same-origin", headers });
   return { ok: response.ok, status: response.status, text: await response.text() };
 }
 

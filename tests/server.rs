@@ -386,7 +386,8 @@ async fn a_rule_is_tried_on_a_page_without_being_saved() {
 
 /// The admin surface: its pages forbid inline script and framing; the login cookie is
 /// `HttpOnly` and `SameSite=Strict`; guessing the token from one address is cut off after a
-/// few tries per minute, the right token included, with the time to wait.
+/// few tries per minute, the right token included, with the time to wait; a change made with
+/// the cookie needs the page's CSRF token.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admin_logins_are_limited_and_its_pages_carry_a_security_policy() {
     let dir = tempfile::tempdir().unwrap();
@@ -421,5 +422,33 @@ async fn admin_logins_are_limited_and_its_pages_carry_a_security_policy() {
     // Requests with the token in a header are not logins, and are not limited.
     let bearer = http.get(server.url("/admin")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
     assert_eq!(bearer.status(), StatusCode::OK);
+
+    // A request another site makes the signed-in browser send carries the cookie but not the
+    // page's CSRF token: refused, and nothing is stored.
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let forged = http.post(server.url("/rules")).header("cookie", &cookie).body(POPULAR_RULE).send().await.unwrap();
+    assert_eq!(forged.status(), StatusCode::FORBIDDEN);
+    assert!(server.ctx.store.rules().unwrap().is_empty());
+    let page = http.get(server.url("/admin")).header("cookie", &cookie).send().await.unwrap().text().await.unwrap();
+    let csrf = page.split(r#"name="csrf-token" content=""#).nth(1).unwrap().split('"').next().unwrap().to_string();
+    let wrong = http
+        .post(server.url("/rules"))
+        .header("cookie", &cookie)
+        .header("x-csrf-token", "0".repeat(csrf.len()))
+        .body(POPULAR_RULE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::FORBIDDEN);
+    let made = http
+        .post(server.url("/rules"))
+        .header("cookie", &cookie)
+        .header("x-csrf-token", &csrf)
+        .body(POPULAR_RULE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), StatusCode::CREATED);
+    assert_eq!(server.ctx.store.rules().unwrap().len(), 1);
     server.stop().await;
 }

@@ -97,6 +97,8 @@ struct WorkerRow {
 struct AdminPage {
     version: &'static str,
     asset_version: String,
+    /// Sent back by the page's script in `X-CSRF-Token` when it changes rules.
+    csrf_token: String,
     uptime: String,
     stats: Stats,
     refreshes: Vec<(&'static str, u64)>,
@@ -234,6 +236,7 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let page = AdminPage {
         version: env!("CARGO_PKG_VERSION"),
         asset_version: ASSET_VERSION.clone(),
+        csrf_token: auth::csrf_token(&state.admin_token),
         uptime: format_duration(state.started.elapsed()),
         stats,
         refreshes: updater.refreshes.iter().map(|(o, n)| (o.as_str(), *n)).collect(),

@@ -73,6 +73,33 @@ pub fn is_admin(request: &HttpRequest, token: &str) -> bool {
         .any(|(name, value)| name == ADMIN_COOKIE && same(value, token))
 }
 
+/// The header that carries the CSRF token on requests that change something.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The admin page's CSRF token: derived from the admin token, so it changes with it and needs
+/// no storage; the page puts it in the header of its requests.
+pub fn csrf_token(admin_token: &str) -> String {
+    hex::encode(&hmac_sha256(admin_token.as_bytes(), b"html2rss csrf")[..16])
+}
+
+/// Whether the request may change something: the admin token as a bearer header (a browser
+/// never adds that by itself), or the login cookie together with the CSRF token in
+/// [`CSRF_HEADER`] (which another site's page cannot read, so cannot send).
+pub fn may_change(request: &HttpRequest, token: &str) -> bool {
+    let bearer = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|given| same(given.trim(), token));
+    let csrf = request
+        .headers()
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|given| same(given.trim(), &csrf_token(token)));
+    bearer || (csrf && is_admin(request, token))
+}
+
 /// Compare secrets in time that does not depend on where they differ (`subtle`); only the
 /// length, which is no secret, shows.
 pub fn same(given: &str, expected: &str) -> bool {

@@ -82,9 +82,25 @@ struct Uploaded {
     sources: usize,
 }
 
+/// The answer to a request that may not change anything: without the admin token, 401; signed
+/// in by the cookie but without the CSRF token (a request another site made the browser send),
+/// 403.
+fn refuse_change(request: &HttpRequest, state: &AppState) -> Option<HttpResponse> {
+    if auth::may_change(request, &state.admin_token) {
+        None
+    } else if auth::is_admin(request, &state.admin_token) {
+        Some(plain(
+            StatusCode::FORBIDDEN,
+            "the CSRF token is missing or wrong: send the admin page's token in X-CSRF-Token, or use `Authorization: Bearer TOKEN`",
+        ))
+    } else {
+        Some(unauthorized())
+    }
+}
+
 pub async fn upload(request: HttpRequest, payload: web::Payload, state: web::Data<AppState>) -> HttpResponse {
-    if !auth::is_admin(&request, &state.admin_token) {
-        return unauthorized();
+    if let Some(refused) = refuse_change(&request, &state) {
+        return refused;
     }
     let body = match read_capped(&request, payload, MAX_RULE_BYTES).await {
         Ok(body) => body,
@@ -189,8 +205,8 @@ pub async fn get(request: HttpRequest, state: web::Data<AppState>) -> HttpRespon
 }
 
 pub async fn delete(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    if !auth::is_admin(&request, &state.admin_token) {
-        return unauthorized();
+    if let Some(refused) = refuse_change(&request, &state) {
+        return refused;
     }
     let id = match rule_id(&request) {
         Ok(id) => id,
@@ -232,8 +248,8 @@ struct Tried {
 /// `POST /rules/test?url=U` with a rule as the body: fetch the page (politely, through the
 /// guard), apply the rule, show what it finds. Nothing is stored.
 pub async fn test(request: HttpRequest, payload: web::Payload, state: web::Data<AppState>) -> HttpResponse {
-    if !auth::is_admin(&request, &state.admin_token) {
-        return unauthorized();
+    if let Some(refused) = refuse_change(&request, &state) {
+        return refused;
     }
     let target = url::form_urlencoded::parse(request.query_string().as_bytes())
         .find(|(name, _)| name == "url")
