@@ -69,7 +69,10 @@ impl Schedule {
     ) -> (Health, Duration) {
         let failing_since = source.last_success.unwrap_or(source.created);
         let unhealthy = (now - failing_since).to_std().is_ok_and(|d| d >= self.unhealthy_after);
-        let mut delay = self.backoff.delay(failures).max(retry_after.unwrap_or(Duration::ZERO));
+        // A server's `Retry-After` is honoured up to the longest backoff: a year (hostile, or a
+        // mistake) would silence the feed, and unhealthy sources are tried that often anyway.
+        let asked = retry_after.unwrap_or(Duration::ZERO).min(self.backoff.max);
+        let mut delay = self.backoff.delay(failures).max(asked);
         if unhealthy {
             delay = delay.max(self.backoff.max);
         }
@@ -181,6 +184,9 @@ mod tests {
         assert!(delay >= Duration::from_secs(1200) && delay <= Duration::from_secs(2400), "{delay:?}");
         let (_, delay) = s.after_failure(&src, 1, Some(HOUR), false, at(1));
         assert_eq!(delay, HOUR);
+        let year = Duration::from_secs(365 * 24 * 3600);
+        let (_, delay) = s.after_failure(&src, 1, Some(year), false, at(1));
+        assert_eq!(delay, s.backoff.max, "a year-long Retry-After waits the longest backoff");
         let (health, delay) = s.after_failure(&src, 9, None, false, at(72));
         assert_eq!((health, delay), (Health::Unhealthy, s.backoff.max));
         // Never successful: counted from creation.
