@@ -151,16 +151,30 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap()
 }
 
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+    encoder.write_all(bytes).unwrap();
+    drop(encoder);
+    out
+}
+
 #[tokio::test]
-async fn a_gzip_bomb_is_counted_decompressed() {
-    let bomb = gzip(&vec![0u8; 20 * 1024 * 1024]);
-    assert!(bomb.len() < 100 * 1024);
-    let server = TestServer::start(move |_| {
-        Reply::status(200).header("Content-Type", "text/html").header("Content-Encoding", "gzip").body(bomb.clone())
-    });
-    let config = FetchConfig { max_body_bytes: 1024 * 1024, ..private() };
-    let error = get(&fetcher(&config), &server.url("/")).await.unwrap_err();
-    assert_eq!(error.kind(), FetchErrorKind::TooLarge, "{error}");
+async fn gzip_and_brotli_bombs_are_counted_decompressed() {
+    for (encoding, bomb) in
+        [("gzip", gzip(&vec![0u8; 20 * 1024 * 1024])), ("br", brotli(&vec![0u8; 200 * 1024 * 1024]))]
+    {
+        assert!(bomb.len() < 100 * 1024, "{encoding}: {} bytes", bomb.len());
+        let server = TestServer::start(move |_| {
+            Reply::status(200)
+                .header("Content-Type", "text/html")
+                .header("Content-Encoding", encoding)
+                .body(bomb.clone())
+        });
+        let config = FetchConfig { max_body_bytes: 1024 * 1024, ..private() };
+        let error = get(&fetcher(&config), &server.url("/")).await.unwrap_err();
+        assert_eq!(error.kind(), FetchErrorKind::TooLarge, "{encoding}: {error}");
+    }
 }
 
 #[tokio::test]
@@ -344,4 +358,13 @@ fn inspect_refuses_a_loopback_url_with_a_clear_message() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("a loopback address") && stderr.contains("does not fetch"), "{stderr}");
     assert!(server.requests().is_empty());
+}
+
+/// A megabyte of response headers is an error with a reason, not a read without end.
+#[tokio::test]
+async fn a_megabyte_of_headers_is_refused() {
+    let server = TestServer::start(|_| Reply::html("<p>hi</p>").header("X-Padding", &"a".repeat(1024 * 1024)));
+    let error = get(&fetcher(&private()), &server.url("/")).await.unwrap_err();
+    assert_eq!(error.kind(), FetchErrorKind::Upstream, "{error}");
+    assert!(error.to_string().contains("message head is too large"), "{error}");
 }
