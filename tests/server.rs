@@ -452,3 +452,35 @@ async fn admin_logins_are_limited_and_its_pages_carry_a_security_policy() {
     assert_eq!(server.ctx.store.rules().unwrap().len(), 1);
     server.stop().await;
 }
+
+/// Feed options: `include`, `exclude` and `limit` shape one reader's feed of a stored page;
+/// each set of options is its own feed (own `ETag`, self link with the options); bad ones
+/// are a 400 with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn include_exclude_and_limit_shape_the_feed() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&config(&dir.path().join("feeds.db")), false);
+    let site = news_site();
+    let http = client();
+    let get = |options: &str| http.get(server.rss(&site.url("/"), options)).send();
+    let all = get("").await.unwrap();
+    let all_tag = all.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(titles(&all.bytes().await.unwrap()), ["Story number 1", "Story number 2", "Story number 3"]);
+
+    let some = get("&exclude=number%202&limit=1").await.unwrap();
+    assert_eq!(some.status(), StatusCode::OK);
+    assert_ne!(some.headers()["etag"].to_str().unwrap(), all_tag);
+    let body = some.bytes().await.unwrap();
+    assert_eq!(titles(&body), ["Story number 1"]);
+    assert!(String::from_utf8_lossy(&body).contains("exclude=number+2&amp;limit=1"), "the self link keeps the options");
+    let matching = get("&include=%28%3Fi%29STORY%20NUMBER%20%5B23%5D").await.unwrap();
+    assert_eq!(titles(&matching.bytes().await.unwrap()), ["Story number 2", "Story number 3"]);
+    // The unfiltered feed is unchanged by the others.
+    let again = get("").await.unwrap();
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), all_tag);
+
+    let bad = get("&include=%28").await.unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+    assert!(bad.text().await.unwrap().contains("`include` is not a usable regular expression"));
+    server.stop().await;
+}

@@ -1,6 +1,7 @@
 //! The page model written as RSS 2.0, Atom 1.0 or JSON Feed 1.1.
 
 mod atom;
+pub mod filter;
 mod json;
 pub mod reader;
 mod rss;

@@ -64,6 +64,8 @@ pub struct CacheKey {
     pub origin: Arc<str>,
     /// The access token in the self link, when feeds have tokens.
     pub token: bool,
+    /// The feed options (`include`, `exclude`, `limit`) as a query, empty without them.
+    pub filter: Arc<str>,
 }
 
 /// A feed's text and its validators.
@@ -138,7 +140,13 @@ mod tests {
     use super::*;
 
     fn key(id: i64) -> CacheKey {
-        CacheKey { source: SourceId(id), format: Format::Rss, origin: Arc::from("http://h"), token: false }
+        CacheKey {
+            source: SourceId(id),
+            format: Format::Rss,
+            origin: Arc::from("http://h"),
+            token: false,
+            filter: Arc::from(""),
+        }
     }
 
     fn rendered(version: u64, size: usize) -> Arc<Rendered> {

@@ -32,6 +32,7 @@ use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 use url::Url;
 
 use crate::config::Config;
+use crate::feed::filter::FeedFilter;
 use crate::store::StoreError;
 use crate::updater::{PoolStatus, RefreshContext, lease_for};
 
@@ -129,11 +130,23 @@ impl AppState {
 
     /// The feed address of a page as readers subscribe to it (`token` included when required).
     pub fn feed_url(&self, origin: &str, page: &Url, format: crate::feed::Format) -> String {
+        self.filtered_feed_url(origin, page, format, &FeedFilter::default())
+    }
+
+    /// [`AppState::feed_url`] with feed options.
+    pub fn filtered_feed_url(
+        &self,
+        origin: &str,
+        page: &Url,
+        format: crate::feed::Format,
+        filter: &FeedFilter,
+    ) -> String {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
         query.append_pair("url", page.as_str());
         if format != crate::feed::Format::Rss {
             query.append_pair("format", &format.to_string());
         }
+        query.extend_pairs(filter.query_pairs());
         if self.settings.require_feed_tokens {
             query.append_pair("token", &auth::feed_token(&self.feed_key, page));
         }

@@ -1,4 +1,6 @@
-//! `GET /rss?url=U[&format=rss|atom|json][&full=1][&token=T]`: the feed of a page.
+//! `GET /rss?url=U[&format=rss|atom|json][&full=1][&token=T][&include=RE][&exclude=RE][&limit=N]`:
+//! the feed of a page. `include`/`exclude`/`limit` ([`FeedFilter`]) shape what one reader gets
+//! and are part of the feed's identity (its cache entry, self link and so its `ETag`).
 //!
 //! `full=1` turns full text on for the page's source (items get the content and author of
 //! their article pages; see [`crate::updater::enrich_stored`]). It is a setting of the source,
@@ -31,6 +33,7 @@ use url::Url;
 
 use super::cache::{CacheKey, Rendered};
 use super::{AppState, auth, plain, store_error};
+use crate::feed::filter::FeedFilter;
 use crate::feed::{self, FeedMeta, Format};
 use crate::fetch::{FetchError, FetchErrorKind};
 use crate::store::{FeedStamp, SourceSettings};
@@ -46,14 +49,19 @@ struct RssQuery {
     token: Option<String>,
     /// `full=1`: turn full text on for the source.
     full: bool,
+    filter: FeedFilter,
 }
 
 impl RssQuery {
     fn parse(query: &str) -> Result<RssQuery, String> {
         let (mut url, mut format, mut token, mut full) = (None, Format::Rss, None, false);
+        let (mut include, mut exclude, mut limit) = (None, None, None);
         for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
             match name.as_ref() {
                 "url" => url = Some(value.into_owned()),
+                "include" => include = Some(value.into_owned()),
+                "exclude" => exclude = Some(value.into_owned()),
+                "limit" => limit = Some(value.into_owned()),
                 "format" => format = value.parse()?,
                 "token" => token = Some(value.into_owned()),
                 "full" => {
@@ -66,6 +74,7 @@ impl RssQuery {
                 _ => {}
             }
         }
+        let filter = FeedFilter::parse(include.as_deref(), exclude.as_deref(), limit.as_deref())?;
         let text = url.ok_or("missing the `url` parameter: /rss?url=https://example.org/news (URL-encoded)")?;
         let mut url = Url::parse(text.trim()).map_err(|e| format!("`{text}` is not a valid URL: {e}"))?;
         if !matches!(url.scheme(), "http" | "https") {
@@ -76,7 +85,7 @@ impl RssQuery {
         }
         // The fragment is never sent to the server: one page, one feed.
         url.set_fragment(None);
-        Ok(RssQuery { url, format, token, full })
+        Ok(RssQuery { url, format, token, full, filter })
     }
 }
 
@@ -286,6 +295,9 @@ async fn stored(
         format: query.format,
         origin: Arc::from(origin.as_str()),
         token: state.settings.require_feed_tokens,
+        filter: Arc::from(
+            url::form_urlencoded::Serializer::new(String::new()).extend_pairs(query.filter.query_pairs()).finish(),
+        ),
     };
     let rendered = match state.cache.get(&key, &stamp) {
         Some(rendered) => {
@@ -294,11 +306,12 @@ async fn stored(
         }
         None => {
             state.metrics.cache(false);
-            let self_url = Url::parse(&state.feed_url(&origin, &query.url, query.format)).ok();
+            let self_url = Url::parse(&state.filtered_feed_url(&origin, &query.url, query.format, &query.filter)).ok();
             let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
+            let filter = query.filter.clone();
             // The semaphore is never closed, so acquiring fails only if it were.
             let _slot = state.store_slots.acquire().await.ok();
-            let made = state.blocking(move || render(&store, stamp, items, format, self_url)).await;
+            let made = state.blocking(move || render(&store, stamp, items, format, self_url, &filter)).await;
             match made {
                 Ok(Ok(Some(rendered))) => {
                     let rendered = Arc::new(rendered);
@@ -322,8 +335,10 @@ fn render(
     items: usize,
     format: Format,
     self_url: Option<Url>,
+    filter: &FeedFilter,
 ) -> Result<Option<Rendered>, crate::store::StoreError> {
-    let Some(stored) = store.feed(stamp.id, items)? else { return Ok(None) };
+    let Some(mut stored) = store.feed(stamp.id, items)? else { return Ok(None) };
+    filter.apply(&mut stored.page);
     let meta = FeedMeta {
         self_url,
         updated: stamp.last_modified.fixed_offset(),
@@ -390,6 +405,8 @@ mod tests {
             ("url=file%3A%2F%2F%2Fetc%2Fpasswd", "only http and https"),
             ("url=https%3A%2F%2Fexample.org%2F&format=pdf", "unknown feed format 'pdf'"),
             ("url=https%3A%2F%2Fexample.org%2F&full=please", "use full=1"),
+            ("url=https%3A%2F%2Fexample.org%2F&include=%28", "`include` is not a usable regular expression"),
+            ("url=https%3A%2F%2Fexample.org%2F&limit=0", "`limit=0`"),
         ] {
             let error = RssQuery::parse(query).err().unwrap();
             assert!(error.contains(reason), "{query}: {error}");
