@@ -55,15 +55,21 @@ fn random_hex() -> String {
 /// Whether the request carries the admin token: `Authorization: Bearer TOKEN`, or the login
 /// cookie (`SameSite=Strict`, so other sites cannot make a browser send it).
 pub fn is_admin(request: &HttpRequest, token: &str) -> bool {
-    let bearer = request
+    has_bearer(request, token) || has_cookie(request, token)
+}
+
+/// `Authorization: Bearer TOKEN`, which a browser never adds by itself.
+fn has_bearer(request: &HttpRequest, token: &str) -> bool {
+    request
         .headers()
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
-    if bearer.is_some_and(|given| same(given, token)) {
-        return true;
-    }
+        .is_some_and(|given| same(given.trim(), token))
+}
+
+/// The admin page's login cookie.
+fn has_cookie(request: &HttpRequest, token: &str) -> bool {
     request
         .headers()
         .get_all(COOKIE)
@@ -86,18 +92,14 @@ pub fn csrf_token(admin_token: &str) -> String {
 /// never adds that by itself), or the login cookie together with the CSRF token in
 /// [`CSRF_HEADER`] (which another site's page cannot read, so cannot send).
 pub fn may_change(request: &HttpRequest, token: &str) -> bool {
-    let bearer = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|given| same(given.trim(), token));
-    let csrf = request
-        .headers()
-        .get(CSRF_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|given| same(given.trim(), &csrf_token(token)));
-    bearer || (csrf && is_admin(request, token))
+    let csrf = || {
+        request
+            .headers()
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|given| same(given.trim(), &csrf_token(token)))
+    };
+    has_bearer(request, token) || (has_cookie(request, token) && csrf())
 }
 
 /// Compare secrets in time that does not depend on where they differ (`subtle`); only the

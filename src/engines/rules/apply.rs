@@ -147,7 +147,7 @@ fn first_link(doc: &Document, node: NodeId) -> Option<(Url, Option<NodeId>)> {
 
 /// The inner HTML of every target, sanitized with the page's base; text and attributes are
 /// escaped. `None` when there is nothing.
-fn html_of(doc: &Document, path: &Path, context: NodeId) -> Option<String> {
+pub fn html_of(doc: &Document, path: &Path, context: NodeId) -> Option<String> {
     let mut html = String::new();
     for target in path.select(doc, context) {
         match target {

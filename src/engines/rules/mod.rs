@@ -42,7 +42,7 @@ use url::Url;
 
 use crate::path::{Path, PathError, Pattern};
 
-pub use apply::apply;
+pub use apply::{apply, html_of};
 pub use date::parse_date;
 pub use merge::{Mark, MarkField, MergeError, derive_rule};
 pub use set::{RuleSet, SHIPPED};

@@ -26,7 +26,6 @@ use crate::engines::timepattern::{DateContext, TimePatternDb};
 use crate::engines::{Engine, Extraction, article, auto};
 use crate::model::{Item, Page, Subject};
 use crate::path::{Path, Target};
-use crate::sanitize::sanitize_html;
 
 use super::confidence;
 use super::dates::DateReader;
@@ -571,7 +570,7 @@ fn article_fields_found(rule: &Rule, item: &Item, content_kept: bool) -> f32 {
 pub fn template_article(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Option<Item> {
     let article = rule.article.as_ref()?;
     let title = article.title.as_ref().and_then(|p| first_text(doc, p)).unwrap_or_default();
-    let content = article.content.as_ref().and_then(|p| content_html(doc, p));
+    let content = article.content.as_ref().and_then(|p| rules::html_of(doc, p, doc.root()));
     if title.is_empty() && content.is_none() {
         return None;
     }
@@ -662,22 +661,6 @@ fn fill_from(item: &mut Item, generic: article::Article) {
 
 fn first_text(doc: &Document, path: &Path) -> Option<String> {
     path.select(doc, doc.root()).iter().map(|t| t.text(doc)).find(|t| !t.is_empty())
-}
-
-/// The content's HTML: every selected node's inner HTML, sanitized.
-fn content_html(doc: &Document, path: &Path) -> Option<String> {
-    let mut html = String::new();
-    for target in path.select(doc, doc.root()) {
-        match target {
-            Target::Node(node) if doc.is_element(node) => {
-                html.push_str(&article::content::visible_inner_html(doc, node))
-            }
-            other => html.push_str(&quick_xml::escape::escape(other.text(doc))),
-        }
-    }
-    let clean = sanitize_html(&html, &doc.base);
-    let clean = clean.trim();
-    (!clean.is_empty()).then(|| clean.to_string())
 }
 
 /// The plain text of the content the template finds on an article page.
