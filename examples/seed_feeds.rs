@@ -49,6 +49,7 @@ fn main() {
             error: None,
             validators: Some(Validators::default()),
             body_hash: None,
+            page_feed: None,
             next_due: now + TimeDelta::days(7),
             update_interval: None,
             health: Health::Ok,

@@ -211,6 +211,7 @@ fn due_sources_come_fresh_first_then_most_overdue() {
         error: None,
         validators: Some(Validators { etag: Some("\"e1\"".into()), last_modified: None }),
         body_hash: None,
+        page_feed: None,
         next_due,
         update_interval: None,
         health: Health::Ok,
@@ -249,6 +250,7 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
         error: None,
         validators: Some(Validators { etag: Some("\"v1\"".into()), last_modified: Some("Mon, 01 Jan 2024".into()) }),
         body_hash: Some("ab12".into()),
+        page_feed: Some(url("https://news.example/feed.xml")),
         next_due: at(3610),
         update_interval: Some(Duration::from_secs(3600)),
         health: Health::Ok,
@@ -266,6 +268,7 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
         error: Some("https://news.example/ answered HTTP 503".into()),
         validators: None,
         body_hash: None,
+        page_feed: None,
         next_due: at(4100),
         update_interval: None,
         health: Health::Failing,
@@ -276,6 +279,8 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
     assert_eq!((s.consecutive_failures, s.health, s.http_status), (2, Health::Failing, Some(503)));
     assert_eq!(s.validators, ok.validators.clone().unwrap(), "a failure keeps the validators");
     assert_eq!(s.body_hash.as_deref(), Some("ab12"), "a failure keeps the body hash");
+    let page_feed = s.page_feed.as_ref().map(url::Url::as_str);
+    assert_eq!(page_feed, Some("https://news.example/feed.xml"), "a failure keeps the page's feed");
     assert_eq!(s.last_success, Some(at(10)), "the last success is the last fetch without error");
     assert_eq!(s.settings.update_interval, Duration::from_secs(3600));
     assert_eq!(store.items(source.id, 10).unwrap().len(), 1, "a failure keeps the items");
@@ -465,6 +470,7 @@ fn leases_resets_reschedules_and_feed_versions() {
         error: None,
         validators: Some(Validators { etag: Some("\"x\"".into()), last_modified: None }),
         body_hash: Some("cafe".into()),
+        page_feed: None,
         next_due: at(1000),
         update_interval: None,
         health: Health::Ok,

@@ -374,6 +374,7 @@ async fn the_pool_refreshes_fresh_sources_before_old_ones() {
             error: None,
             validators: None,
             body_hash: None,
+            page_feed: None,
             next_due: start - chrono::TimeDelta::hours(1),
             update_interval: None,
             health: Health::Ok,

@@ -11,7 +11,7 @@
 //!    An article page whose only list is undated records (related posts, menus) goes to step 4
 //!    when it advertises a feed;
 //! 4. when none of these finds items, the page's own advertised feed, if it has one. Reading it
-//!    needs a fetch, so the choice only names it ([`Choice::advertised_feed`]); the caller
+//!    needs a fetch, so the choice only names it ([`Choice::feed_to_read`]); the caller
 //!    fetches it and reads it with [`super::advertised::read_feed`].
 
 use std::cell::OnceCell;
@@ -44,8 +44,15 @@ pub struct Choice {
     pub extraction: Extraction,
     /// Who made it, for people: `uploaded rule 'Example news'`, `the time-pattern engine`.
     pub made_by: String,
-    /// Set when no engine found items and the page advertises a feed: fetch it and read it.
-    pub advertised_feed: Option<Url>,
+    /// The feed the page advertises, if any (shown to people; read when no engine found items).
+    pub page_feed: Option<Url>,
+}
+
+impl Choice {
+    /// The page's feed when no engine found items on the page: fetch it and read it.
+    pub fn feed_to_read(&self) -> Option<&Url> {
+        self.page_feed.as_ref().filter(|_| self.extraction.page.item_count() == 0)
+    }
 }
 
 /// The engines and their data: shipped rules, uploaded rules (replaced as a whole when rules
@@ -119,12 +126,12 @@ impl Engines {
                 Choice {
                     extraction: rules::apply(&rule, doc, now),
                     made_by: format!("{origin} rule '{}'", rule.label()),
-                    advertised_feed: None,
+                    page_feed: None,
                 }
             }
             None => self.automatic(doc, template, now),
         };
-        with_feed_fallback(choice, doc)
+        Choice { page_feed: advertised_feed(&doc.head.feeds, &doc.base), ..choice }
     }
 
     /// The engines that need no rule: a trained template, then the `auto` engine.
@@ -137,7 +144,7 @@ impl Engines {
         if let Some(template) = template {
             match template::apply(&template.rule, doc, now, || &analyze().extraction) {
                 Applied::Serves(extraction) if extraction.page.item_count() > 0 => {
-                    return Choice { extraction, made_by: "the site's trained template".into(), advertised_feed: None };
+                    return Choice { extraction, made_by: "the site's trained template".into(), page_feed: None };
                 }
                 Applied::Serves(_) => {}
                 Applied::GivesWay(reason) => not_fitting = Some(reason),
@@ -147,16 +154,12 @@ impl Engines {
         // An article page's undated records are its related posts or menus: the site's own
         // feed, when the page advertises one, stands better for it.
         if analysis.extraction.engine == Engine::RepeatedPattern
-            && let Some(feed) = advertised_feed(&doc.head.feeds, &doc.base)
+            && advertised_feed(&doc.head.feeds, &doc.base).is_some()
             && analysis.is_article_page(doc, &article::extract(doc, &article::Hints::default()))
         {
             let mut extraction = analysis.extraction;
             extraction.page.subjects.clear();
-            return Choice {
-                extraction,
-                made_by: "the page's own feed (an article page)".into(),
-                advertised_feed: Some(feed),
-            };
+            return Choice { extraction, made_by: "the page's own feed (an article page)".into(), page_feed: None };
         }
         // `auto` names the engine whose evidence made the list.
         let engine = match analysis.extraction.engine {
@@ -167,16 +170,8 @@ impl Engines {
             Some(reason) => format!("{engine} (the site's template does not fit this page: {reason})"),
             None => engine.to_string(),
         };
-        Choice { extraction: analysis.extraction, made_by, advertised_feed: None }
+        Choice { extraction: analysis.extraction, made_by, page_feed: None }
     }
-}
-
-/// No items: name the page's own feed, when it advertises one.
-fn with_feed_fallback(mut choice: Choice, doc: &Document) -> Choice {
-    if choice.extraction.page.item_count() == 0 {
-        choice.advertised_feed = advertised_feed(&doc.head.feeds, &doc.base);
-    }
-    choice
 }
 
 #[cfg(test)]
@@ -223,7 +218,7 @@ mod tests {
         let choice = engines.choose(&doc, &page_url, Some(&template), Utc::now());
         assert_eq!(choice.made_by, "uploaded rule 'mine'");
         assert_eq!(choice.extraction.page.item_count(), 1);
-        assert!(choice.advertised_feed.is_none());
+        assert!(choice.feed_to_read().is_none());
 
         // No rule for this page: the template.
         let other = url("https://other.example/");
@@ -252,7 +247,7 @@ mod tests {
         let engines = Engines::new(RuleSet::new());
         let choice = engines.choose(&parse_str(&article, &page_url).unwrap(), &page_url, None, Utc::now());
         assert_eq!(choice.extraction.page.item_count(), 0, "{}", choice.made_by);
-        assert_eq!(choice.advertised_feed, Some(url("https://news.example/feed.xml")));
+        assert_eq!(choice.feed_to_read(), Some(&url("https://news.example/feed.xml")));
 
         // The same records without the article text: a list page, served from its records.
         let list = format!(
@@ -261,7 +256,8 @@ mod tests {
         );
         let choice = engines.choose(&parse_str(&list, &page_url).unwrap(), &page_url, None, Utc::now());
         assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::RepeatedPattern, 5));
-        assert_eq!(choice.advertised_feed, None);
+        assert_eq!(choice.feed_to_read(), None);
+        assert_eq!(choice.page_feed, Some(url("https://news.example/feed.xml")));
     }
 
     #[test]
@@ -275,7 +271,7 @@ mod tests {
         let choice = engines.choose(&doc, &page_url, None, Utc::now());
         assert_eq!((choice.extraction.engine, choice.extraction.page.item_count()), (Engine::Rule, 0));
         assert_eq!(choice.made_by, "uploaded rule 'broken'");
-        assert_eq!(choice.advertised_feed, Some(url("https://news.example/feed.xml")));
+        assert_eq!(choice.feed_to_read(), Some(&url("https://news.example/feed.xml")));
     }
 
     #[test]
@@ -298,7 +294,7 @@ mod tests {
         );
         assert_eq!(choice.extraction.page.item_count(), 4);
         assert!(choice.extraction.confidence > 0.0);
-        assert!(choice.advertised_feed.is_none());
+        assert!(choice.feed_to_read().is_none());
     }
 
     #[test]
@@ -321,7 +317,7 @@ mod tests {
         assert_eq!(links, ["/essays/1/", "/essays/2/", "/essays/3/", "/essays/4/", "/essays/5/", "/essays/6/"]);
         assert!(choice.extraction.confidence > 0.0);
         // Items were found: the advertised feed is not needed.
-        assert!(choice.advertised_feed.is_none());
+        assert!(choice.feed_to_read().is_none());
     }
 
     #[test]

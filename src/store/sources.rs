@@ -106,6 +106,8 @@ pub struct Source {
     /// Goes up whenever a merge changes what the feed shows; a rendered feed is current while
     /// this (and the update interval, which sets its `ttl`) is unchanged.
     pub feed_version: u64,
+    /// The feed the page advertised when it was last read.
+    pub page_feed: Option<Url>,
 }
 
 /// A source's feed, as far as caching its rendered text goes: [`Store::feed_stamp`].
@@ -136,6 +138,8 @@ pub struct FetchRecord {
     pub validators: Option<Validators>,
     /// `Some`: the hash of the body that was extracted; `None`: keep the stored one.
     pub body_hash: Option<String>,
+    /// The feed the page advertises; kept with the body hash (when the page was read).
+    pub page_feed: Option<Url>,
     pub next_due: DateTime<Utc>,
     /// `Some`: the adapted update interval.
     pub update_interval: Option<Duration>,
@@ -169,7 +173,7 @@ pub struct Stats {
 
 const COLUMNS: &str = "id, url, rule_id, full_text, update_interval, engine, confidence, title, page_date, encoding, \
      last_fetch, last_duration_ms, last_change, next_due, http_status, error, consecutive_failures, health, fresh, \
-     etag, last_modified, item_count, created, body_hash, last_success, feed_version";
+     etag, last_modified, item_count, created, body_hash, last_success, feed_version, page_feed";
 
 fn from_row(row: &Row) -> rusqlite::Result<Source> {
     let url: String = row.get(1)?;
@@ -205,6 +209,8 @@ fn from_row(row: &Row) -> rusqlite::Result<Source> {
         body_hash: row.get(23)?,
         last_success: opt_time(row.get(24)?),
         feed_version: unsigned(row, 25)?,
+        // A feed address that no longer parses is only not shown.
+        page_feed: row.get::<_, Option<String>>(26)?.and_then(|u| Url::parse(&u).ok()),
     })
 }
 
@@ -351,6 +357,7 @@ impl Store {
                        consecutive_failures = CASE WHEN :error IS NULL THEN 0 ELSE consecutive_failures + 1 END,
                        last_success = CASE WHEN :error IS NULL THEN :at ELSE last_success END,
                        body_hash = COALESCE(:body_hash, body_hash),
+                       page_feed = CASE WHEN :body_hash IS NULL THEN page_feed ELSE :page_feed END,
                        health = :health, fresh = 0, next_due = :next_due,
                        update_interval = COALESCE(:interval, update_interval),
                        etag = CASE WHEN :replace_validators THEN :etag ELSE etag END,
@@ -370,6 +377,7 @@ impl Store {
                     ":etag": validators.and_then(|v| v.etag.as_deref()),
                     ":last_modified": validators.and_then(|v| v.last_modified.as_deref()),
                     ":body_hash": record.body_hash,
+                    ":page_feed": record.page_feed.as_ref().map(Url::as_str),
                 })?;
             if changed == 0 {
                 return Err(StoreError::NoSuchSource(id.0));

@@ -266,6 +266,8 @@ enum Fetched {
         body_hash: String,
         extraction: Box<Extraction>,
         made_by: String,
+        /// The feed the page advertises, if any.
+        page_feed: Option<Url>,
     },
 }
 
@@ -310,16 +312,17 @@ async fn fetch_and_extract(
             body_hash,
             extraction: Box::new(choice.extraction),
             made_by: choice.made_by,
+            page_feed: choice.page_feed,
         });
     }
     // Nothing on the page: the feed it advertises, if any.
     let mut feed_note = None;
-    if let Some(feed_url) = &choice.advertised_feed {
+    if let Some(feed_url) = choice.feed_to_read() {
         match advertised(ctx, feed_url, &source.url, &choice.extraction.page.title).await {
             Ok(extraction) if extraction.page.item_count() > 0 => {
                 let made_by = format!("the page's feed {feed_url}");
-                let extraction = Box::new(extraction);
-                return Ok(Fetched::Extracted { status, validators, body_hash, extraction, made_by });
+                let (extraction, page_feed) = (Box::new(extraction), Some(feed_url.clone()));
+                return Ok(Fetched::Extracted { status, validators, body_hash, extraction, made_by, page_feed });
             }
             Ok(_) => feed_note = Some(format!("its feed {feed_url} has no items either")),
             Err(error) => feed_note = Some(format!("its feed failed: {error}")),
@@ -372,7 +375,7 @@ async fn choose(
             && let Ok(extraction) = read_feed(&response.body, &response.url, &url, None)
             && extraction.page.item_count() > 0
         {
-            return Ok(Choice { extraction, made_by: "the feed itself".into(), advertised_feed: None });
+            return Ok(Choice { extraction, made_by: "the feed itself".into(), page_feed: None });
         }
         let template = site_template(&store, &url)?;
         let options = ParseOptions { header_charset: response.charset.clone(), ..ParseOptions::default() };
@@ -433,19 +436,21 @@ async fn record(
         error: None,
         validators: None,
         body_hash: None,
+        page_feed: None,
         next_due: now,
         update_interval: None,
         health: Health::Ok,
     };
     match result {
         Ok(fetched) => {
-            let (status, validators, body_hash, extracted, outcome) = match fetched {
-                Fetched::NotModified { validators } => (304, validators, None, None, RefreshOutcome::NotModified),
+            let (status, validators, body_hash, extracted, outcome, page_feed) = match fetched {
+                Fetched::NotModified { validators } => (304, validators, None, None, RefreshOutcome::NotModified, None),
                 Fetched::Unchanged { status, validators } => {
-                    (status, validators, None, None, RefreshOutcome::Unchanged)
+                    (status, validators, None, None, RefreshOutcome::Unchanged, None)
                 }
-                Fetched::Extracted { status, validators, body_hash, extraction, made_by } => {
-                    (status, validators, Some(body_hash), Some((extraction, made_by)), RefreshOutcome::Extracted)
+                Fetched::Extracted { status, validators, body_hash, extraction, made_by, page_feed } => {
+                    let extracted = Some((extraction, made_by));
+                    (status, validators, Some(body_hash), extracted, RefreshOutcome::Extracted, page_feed)
                 }
             };
             let stats_merge = blocking(move || -> Result<Refreshed, RefreshError> {
@@ -459,6 +464,7 @@ async fn record(
                     http_status: Some(status),
                     validators: Some(validators),
                     body_hash,
+                    page_feed,
                     next_due: schedule::after(now, interval),
                     update_interval: Some(interval),
                     ..base

@@ -170,6 +170,7 @@ mod tests {
             body_hash: None,
             last_success,
             feed_version: 0,
+            page_feed: None,
         }
     }
 

@@ -1,5 +1,5 @@
 //! `GET /admin`: the status page (askama templates in `templates/`, CSS and JS from `static/`
-//! built into the binary), its login, and `GET /opml`.
+//! built into the binary), its login, and `GET /opml`; the page plumbing the home page shares.
 //!
 //! The page works without JavaScript; the script only shows times relative to now and makes
 //! the rule forms send their requests. Askama escapes every value, so page titles, URLs and
@@ -25,17 +25,20 @@ use crate::updater::MAX_ARTICLE_ATTEMPTS;
 
 const CSS: &str = include_str!("../../static/admin.css");
 const JS: &str = include_str!("../../static/admin.js");
+const HOME_JS: &str = include_str!("../../static/home.js");
 /// Sources shown per page of the admin page.
 const PAGE_SIZE: usize = 100;
 
 /// A version of the static files for their URLs, so browsers may keep them for long.
-static ASSET_VERSION: LazyLock<String> =
-    LazyLock::new(|| hex::encode(&Sha256::new().chain_update(CSS).chain_update(JS).finalize()[..6]));
+pub(super) static ASSET_VERSION: LazyLock<String> = LazyLock::new(|| {
+    hex::encode(&Sha256::new().chain_update(CSS).chain_update(JS).chain_update(HOME_JS).finalize()[..6])
+});
 
 pub async fn asset(request: HttpRequest) -> HttpResponse {
     let (body, content_type) = match request.match_info().get("file") {
         Some("admin.css") => (CSS, "text/css; charset=utf-8"),
         Some("admin.js") => (JS, "text/javascript; charset=utf-8"),
+        Some("home.js") => (HOME_JS, "text/javascript; charset=utf-8"),
         _ => return plain(StatusCode::NOT_FOUND, "not found"),
     };
     HttpResponse::Ok()
@@ -62,6 +65,8 @@ impl When {
 struct SourceRow {
     url: String,
     feed: String,
+    /// The home page's preview of the feed: its items as readers get them.
+    preview: String,
     title: String,
     engine: String,
     confidence: String,
@@ -130,14 +135,14 @@ struct LoginPage {
 const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
      object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-fn html(status: StatusCode, rendered: Result<String, askama::Error>) -> HttpResponse {
+pub(super) fn html(status: StatusCode, rendered: Result<String, askama::Error>) -> HttpResponse {
     match rendered {
         Ok(body) => HttpResponse::build(status)
             .content_type("text/html; charset=utf-8")
             .insert_header((CONTENT_SECURITY_POLICY, PAGE_POLICY))
             .insert_header((X_FRAME_OPTIONS, "DENY"))
             .body(body),
-        Err(error) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("the admin page failed: {error}")),
+        Err(error) => plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("the page failed: {error}")),
     }
 }
 
@@ -291,6 +296,10 @@ fn source_row(
     SourceRow {
         url: source.url.to_string(),
         feed: state.feed_url(origin, &source.url, Format::Rss),
+        preview: format!(
+            "/?{}",
+            url::form_urlencoded::Serializer::new(String::new()).append_pair("url", source.url.as_str()).finish()
+        ),
         title: source.title.clone().unwrap_or_default(),
         engine: source.engine.map(engine_name).unwrap_or_default(),
         confidence: source.confidence.map(|c| format!("{:.0} %", c * 100.0)).unwrap_or_default(),

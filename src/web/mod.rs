@@ -2,6 +2,7 @@
 //!
 //! | route | who | what |
 //! |---|---|---|
+//! | `GET /[?url=U&full&include&exclude&limit]` | anyone (the admin when feeds need tokens) | the home page: preview a page's feed, subscribe |
 //! | `GET /rss?url=U[&format=rss\|atom\|json][&token=T]` | anyone (token when required) | the feed of a page |
 //! | `POST /rules` | admin | upload a mapping rule (XML) |
 //! | `GET /rules`, `GET /rules/{id}`, `DELETE /rules/{id}` | admin | list, read, delete rules |
@@ -16,6 +17,7 @@
 mod admin;
 pub mod auth;
 mod cache;
+mod home;
 mod metrics;
 mod rss;
 mod rules;
@@ -203,6 +205,7 @@ pub fn server(listener: TcpListener, state: Arc<AppState>) -> std::io::Result<Se
                     Ok(response)
                 }
             })
+            .route("/", web::get().to(home::page))
             .route("/rss", web::get().to(rss::feed))
             .route("/rss", web::head().to(rss::feed))
             .route("/rules", web::post().to(rules::upload))

@@ -42,18 +42,18 @@ use crate::updater::{RefreshError, Schedule, refresh_source};
 /// A first fetch in flight; every request waiting for the URL holds a clone.
 pub type Flight = Shared<BoxFuture<'static, Result<(), Arc<RefreshError>>>>;
 
-/// The query of `/rss`, checked.
-struct RssQuery {
-    url: Url,
-    format: Format,
+/// The query of `/rss` (and of the home page's preview), checked.
+pub(super) struct RssQuery {
+    pub url: Url,
+    pub format: Format,
     token: Option<String>,
     /// `full=1`: turn full text on for the source.
-    full: bool,
-    filter: FeedFilter,
+    pub full: bool,
+    pub filter: FeedFilter,
 }
 
 impl RssQuery {
-    fn parse(query: &str) -> Result<RssQuery, String> {
+    pub fn parse(query: &str) -> Result<RssQuery, String> {
         let (mut url, mut format, mut token, mut full) = (None, Format::Rss, None, false);
         let (mut include, mut exclude, mut limit) = (None, None, None);
         for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
@@ -103,24 +103,28 @@ pub async fn feed(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
             );
         }
     }
-    let stamp = match known_stamp(&state, &query.url).await {
-        Ok(stamp) => stamp,
-        Err(response) => return response,
-    };
-    let stamp = match stamp {
-        Some(stamp) if stamp.item_count > 0 => stamp,
-        _ => match first_fetch(&request, &state, &query.url, query.full).await {
-            Ok(stamp) => stamp,
-            Err(response) => return response,
-        },
-    };
-    if query.full
-        && !stamp.full_text
-        && let Err(response) = turn_on_full_text(&state, stamp).await
-    {
-        return response;
+    match stamp_for(&request, &state, &query).await {
+        Ok(stamp) => stored(&request, &state, &query, stamp).await,
+        Err(response) => response,
     }
-    stored(&request, &state, &query, stamp).await
+}
+
+/// The stamp of the page's stored feed, fetching the page first when it is new (within the
+/// first-fetch deadline), and with full text turned on when the query asks for it. The error
+/// is the answer to give: a status and a plain reason.
+pub(super) async fn stamp_for(
+    request: &HttpRequest,
+    state: &web::Data<AppState>,
+    query: &RssQuery,
+) -> Result<FeedStamp, HttpResponse> {
+    let stamp = match known_stamp(state, &query.url).await? {
+        Some(stamp) if stamp.item_count > 0 => stamp,
+        _ => first_fetch(request, state, &query.url, query.full).await?,
+    };
+    if query.full && !stamp.full_text {
+        turn_on_full_text(state, stamp).await?;
+    }
+    Ok(stamp)
 }
 
 /// Turn full text on for a stored source and make it due, so that the updater adds the
