@@ -420,7 +420,8 @@ impl fmt::Display for Step {
                 write!(f, "@{}", p.name)?;
                 if let Some(Pattern(value)) = &p.value {
                     if value.is_empty() || value.contains([']', ',', '"', '\'', '[']) || value.trim() != value {
-                        write!(f, "=\"{}\"", value.replace('"', "\\\""))?;
+                        // `\` and `"` are escaped, so a value ending in a backslash reads back.
+                        write!(f, "=\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))?;
                     } else {
                         write!(f, "={value}")?;
                     }
@@ -622,8 +623,9 @@ impl Parser {
                 loop {
                     match self.peek() {
                         None => return self.error("unterminated quoted value"),
-                        Some('\\') if self.chars.get(self.at + 1) == Some(&q) => {
-                            value.push(q);
+                        // `\"` (or `\'`) and `\\` are escapes; any other backslash is itself.
+                        Some('\\') if self.chars.get(self.at + 1).is_some_and(|&c| c == q || c == '\\') => {
+                            value.push(self.chars[self.at + 1]);
                             self.at += 2;
                         }
                         Some(c) if c == q => {
@@ -682,6 +684,8 @@ mod tests {
             "*/A",
             "DIV[@class]",
             "DIV[@title=\"a, b]\"]",
+            // Found by fuzzing: a quoted value ending in a backslash (written `\\`).
+            "DIV[@title=\"say \\\"hi\\\" \\\\\"]",
             "/",
             ".",
         ] {
