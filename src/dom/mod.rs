@@ -390,6 +390,14 @@ impl Document {
         out
     }
 
+    /// The document without anything active in it (scripts, frames, handlers: see
+    /// [`serialize::inert`]), `head_start` first in its head, elements annotated by `annotate`.
+    pub fn inert_html(&self, head_start: &str, annotate: &dyn Fn(NodeId) -> Option<(&'static str, String)>) -> String {
+        let mut out = String::from("<!DOCTYPE html>");
+        serialize::inert(self, head_start, annotate, &mut out);
+        out
+    }
+
     /// `innerHTML` of a node.
     pub fn inner_html(&self, id: NodeId) -> String {
         let mut out = String::new();
@@ -398,6 +406,11 @@ impl Document {
         }
         out
     }
+}
+
+/// Append `text` escaped for a double-quoted HTML attribute value.
+pub fn escape_attribute(text: &str, out: &mut String) {
+    serialize::escape(text, true, out);
 }
 
 /// Collapse runs of whitespace (including no-break spaces) to one space and trim.

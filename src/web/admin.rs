@@ -26,12 +26,16 @@ use crate::updater::MAX_ARTICLE_ATTEMPTS;
 const CSS: &str = include_str!("../../static/admin.css");
 const JS: &str = include_str!("../../static/admin.js");
 const HOME_JS: &str = include_str!("../../static/home.js");
+const BUILDER_JS: &str = include_str!("../../static/builder.js");
 /// Sources shown per page of the admin page.
 const PAGE_SIZE: usize = 100;
 
 /// A version of the static files for their URLs, so browsers may keep them for long.
 pub(super) static ASSET_VERSION: LazyLock<String> = LazyLock::new(|| {
-    hex::encode(&Sha256::new().chain_update(CSS).chain_update(JS).chain_update(HOME_JS).finalize()[..6])
+    hex::encode(
+        &Sha256::new().chain_update(CSS).chain_update(JS).chain_update(HOME_JS).chain_update(BUILDER_JS).finalize()
+            [..6],
+    )
 });
 
 pub async fn asset(request: HttpRequest) -> HttpResponse {
@@ -39,6 +43,7 @@ pub async fn asset(request: HttpRequest) -> HttpResponse {
         Some("admin.css") => (CSS, "text/css; charset=utf-8"),
         Some("admin.js") => (JS, "text/javascript; charset=utf-8"),
         Some("home.js") => (HOME_JS, "text/javascript; charset=utf-8"),
+        Some("builder.js") => (BUILDER_JS, "text/javascript; charset=utf-8"),
         _ => return plain(StatusCode::NOT_FOUND, "not found"),
     };
     HttpResponse::Ok()
@@ -67,6 +72,8 @@ struct SourceRow {
     feed: String,
     /// The home page's preview of the feed: its items as readers get them.
     preview: String,
+    /// The rule builder on the page: "fix this feed".
+    builder: String,
     title: String,
     engine: String,
     confidence: String,
@@ -293,13 +300,12 @@ fn source_row(
         (true, Some(c)) if c.failed > 0 => format!("{} of {} ({} failed)", c.with_content, c.items, c.failed),
         (true, Some(c)) => format!("{} of {}", c.with_content, c.items),
     };
+    let query = url::form_urlencoded::Serializer::new(String::new()).append_pair("url", source.url.as_str()).finish();
     SourceRow {
         url: source.url.to_string(),
         feed: state.feed_url(origin, &source.url, Format::Rss),
-        preview: format!(
-            "/?{}",
-            url::form_urlencoded::Serializer::new(String::new()).append_pair("url", source.url.as_str()).finish()
-        ),
+        preview: format!("/?{query}"),
+        builder: format!("/builder?{query}"),
         title: source.title.clone().unwrap_or_default(),
         engine: source.engine.map(engine_name).unwrap_or_default(),
         confidence: source.confidence.map(|c| format!("{:.0} %", c * 100.0)).unwrap_or_default(),

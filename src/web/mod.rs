@@ -8,6 +8,7 @@
 //! | `GET /rules`, `GET /rules/{id}`, `DELETE /rules/{id}` | admin | list, read, delete rules |
 //! | `POST /rules/test?url=U` | admin | apply a rule (the body) to a page; nothing is saved |
 //! | `GET /admin` | admin | the status page |
+//! | `GET /builder?url=U`, `GET /builder/frame?url=U`, `POST /builder/rule` | admin | the rule builder |
 //! | `GET /opml` | admin | every feed, for readers to import |
 //! | `GET /healthz`, `GET /metrics` | anyone | liveness, Prometheus text |
 //!
@@ -16,6 +17,7 @@
 
 mod admin;
 pub mod auth;
+mod builder;
 mod cache;
 mod home;
 mod metrics;
@@ -97,6 +99,8 @@ pub struct AppState {
     /// [`LOGINS_PER_MINUTE`] tries, whatever the comparison costs.
     logins: auth::RateLimiter,
     metrics: metrics::WebMetrics,
+    /// Pages the rule builder fetched lately.
+    builder_pages: builder::BuilderPages,
     /// The runtime first fetches run on (not an HTTP worker's: a first fetch outlives the
     /// request that started it when the reader gives up waiting).
     runtime: tokio::runtime::Handle,
@@ -125,6 +129,7 @@ impl AppState {
             feed_key,
             flights: Mutex::new(HashMap::new()),
             metrics: metrics::WebMetrics::default(),
+            builder_pages: builder::BuilderPages::default(),
             runtime: tokio::runtime::Handle::current(),
             started: Instant::now(),
         })
@@ -214,6 +219,9 @@ pub fn server(listener: TcpListener, state: Arc<AppState>) -> std::io::Result<Se
             .route("/rules/{id}", web::get().to(rules::get))
             .route("/rules/{id}", web::delete().to(rules::delete))
             .route("/admin", web::get().to(admin::page))
+            .route("/builder", web::get().to(builder::page))
+            .route("/builder/frame", web::get().to(builder::frame))
+            .route("/builder/rule", web::post().to(builder::rule))
             .route("/static/{file}", web::get().to(admin::asset))
             .route("/opml", web::get().to(admin::opml))
             .route("/healthz", web::get().to(healthz))
