@@ -393,6 +393,10 @@ impl fmt::Display for Path {
         }
         for (i, step) in self.steps.iter().enumerate() {
             if step.deep {
+                // A relative path that starts deep is `.//X`: `//X` would be absolute.
+                if i == 0 && !self.absolute {
+                    f.write_str(".")?;
+                }
                 f.write_str("//")?;
             } else if i > 0 || self.absolute {
                 f.write_str("/")?;
@@ -490,6 +494,10 @@ impl Parser {
         }
         if self.chars[self.at..].iter().collect::<String>().trim() == "/" {
             return Ok(Path { absolute: true, steps: Vec::new() });
+        }
+        // `./X` and `.//X`: relative, written from the context node.
+        if self.peek() == Some('.') && self.chars.get(self.at + 1) == Some(&'/') {
+            self.at += 1;
         }
         let mut steps = Vec::new();
         let mut first = true;
@@ -684,6 +692,8 @@ mod tests {
             "*/A",
             "DIV[@class]",
             "DIV[@title=\"a, b]\"]",
+            // Found by fuzzing: a relative path that starts deep (`TFOOT//X` drops the TFOOT).
+            ".//A",
             // Found by fuzzing: a quoted value ending in a backslash (written `\\`).
             "DIV[@title=\"say \\\"hi\\\" \\\\\"]",
             "/",
@@ -695,6 +705,8 @@ mod tests {
         assert_eq!(p("/html[0]/body[0]/div").to_string(), "/HTML[0]/BODY[0]/DIV");
         assert_eq!(p("/HTML/BODY/TABLE/TBODY/TR").to_string(), "/HTML/BODY/TABLE/TR");
         assert_eq!(p("A/text()[0]").to_string(), "A/TEXT[0]");
+        assert_eq!(p("TFOOT//A").to_string(), ".//A");
+        assert_eq!(p("./DIV//A"), p("DIV//A"));
     }
 
     #[test]
