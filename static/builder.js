@@ -74,13 +74,7 @@ function mark(builder, frame, event) {
   } else {
     marks[name] = [path];
   }
-  for (const old of frame.contentDocument.querySelectorAll("[data-h2r-mark]")) old.removeAttribute("data-h2r-mark");
-  for (const paths of Object.values(marks)) {
-    for (const p of paths) {
-      const marked = frame.contentDocument.querySelector('[data-h2r-path="' + CSS.escape(p) + '"]');
-      if (marked) marked.setAttribute("data-h2r-mark", "");
-    }
-  }
+  highlight(frame);
   ask(builder, frame);
 }
 
@@ -96,19 +90,65 @@ async function save() {
     return;
   }
   const rule = JSON.parse(text);
-  saved.textContent = "Saved as rule " + rule.id + "; the feeds of the pages it serves use it now.";
+  let note = "Saved as rule " + rule.id + "; the feeds of the pages it serves use it now.";
+  // Editing: the new rule is stored first, so the old one goes only once it is replaced.
+  const replaces = document.getElementById("builder").dataset.replaces;
+  if (replaces) {
+    const gone = await fetch("/rules/" + encodeURIComponent(replaces), {
+      method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf() },
+    });
+    note += gone.ok ? " Rule " + replaces + " is deleted." : " Rule " + replaces + " could not be deleted: " + gone.status;
+    if (gone.ok) document.getElementById("builder").dataset.replaces = "";
+  }
+  saved.textContent = note;
   saved.dataset.id = rule.id;
+}
+
+// An edited rule's marks, from the server: shown and asked for at once.
+function load(builder, frame) {
+  if (!builder.dataset.marks) return;
+  for (const text of JSON.parse(builder.dataset.marks)) {
+    const at = text.indexOf("=");
+    const name = text.slice(0, at);
+    if (marks[name]) marks[name].push(text.slice(at + 1));
+  }
+  highlight(frame);
+  ask(builder, frame);
+}
+
+function highlight(frame) {
+  for (const old of frame.contentDocument.querySelectorAll("[data-h2r-mark]")) old.removeAttribute("data-h2r-mark");
+  for (const paths of Object.values(marks)) {
+    for (const p of paths) {
+      const marked = frame.contentDocument.querySelector('[data-h2r-path="' + CSS.escape(p) + '"]');
+      if (marked) marked.setAttribute("data-h2r-mark", "");
+    }
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   const builder = document.getElementById("builder");
   if (!builder) return;
   const frame = document.getElementById("page");
+  let attached = null;
   const attach = () => {
-    frame.contentDocument.addEventListener("click", (event) => mark(builder, frame, event), true);
+    // Once per loaded page (not the frame's first, blank document).
+    const page = frame.contentDocument;
+    if (!page || page.location.href === "about:blank" || page === attached) return;
+    attached = page;
+    page.addEventListener("click", (event) => mark(builder, frame, event), true);
     builder.dataset.ready = "1";
+    load(builder, frame);
   };
-  if (frame.contentDocument && frame.contentDocument.readyState === "complete" && frame.contentDocument.body) attach();
+  if (frame.contentDocument && frame.contentDocument.readyState === "complete") attach();
   frame.addEventListener("load", attach);
   document.getElementById("save").addEventListener("click", save);
+  // A new name or pattern goes into the rule: asked again once the typing pauses.
+  let typing = null;
+  for (const id of ["rule-name", "rule-url"]) {
+    document.getElementById(id).addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => ask(builder, frame), 300);
+    });
+  }
 });

@@ -145,6 +145,29 @@ async fn two_clicked_titles_and_a_date_become_a_saved_rule_that_serves_the_feed(
     let artifacts = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/artifacts");
     std::fs::create_dir_all(&artifacts).unwrap();
     std::fs::write(artifacts.join("builder.png"), shot).unwrap();
+
+    // The saved rule opens in the builder with its marks, and saving again replaces it.
+    let first_id = chrome.execute("return document.getElementById('saved').dataset.id", vec![]).await.unwrap();
+    let first_id = first_id.as_str().unwrap().to_string();
+    chrome.goto(&server.url(&format!("/builder?rule={first_id}"))).await.unwrap();
+    until(&chrome, "return document.getElementById('status').dataset.count === '5'").await;
+    chrome.enter_frame(0).await.unwrap();
+    assert_eq!(count(&chrome, "return document.querySelectorAll('.post[data-h2r-hit]').length").await, 5);
+    chrome.enter_parent_frame().await.unwrap();
+    let xml = chrome.find(Locator::Id("rule-xml")).await.unwrap().prop("value").await.unwrap().unwrap();
+    assert!(xml.contains("<date>"), "the edited rule keeps its date: {xml}");
+    let name = chrome.find(Locator::Id("rule-name")).await.unwrap();
+    name.clear().await.unwrap();
+    name.send_keys("Blog posts").await.unwrap();
+    until(&chrome, "return document.getElementById('rule-xml').value.includes('Blog posts')").await;
+    chrome.find(Locator::Id("save")).await.unwrap().click().await.unwrap();
+    until(
+        &chrome,
+        &format!("return document.getElementById('saved').textContent.includes('Rule {first_id} is deleted')"),
+    )
+    .await;
+    let rules = server.ctx.store.rules().unwrap();
+    assert_eq!(rules.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Blog posts"]);
     chrome.close().await.unwrap();
 
     let http = client();
@@ -157,7 +180,8 @@ async fn two_clicked_titles_and_a_date_become_a_saved_rule_that_serves_the_feed(
     let source = server.ctx.store.sources().unwrap().pop().unwrap();
     assert_eq!(source.engine, Some(html2rss::engines::Engine::Rule));
     let admin = http.get(server.url("/admin")).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
-    assert!(admin.text().await.unwrap().contains(&format!("{} list", site.addr.ip())));
+    let admin = admin.text().await.unwrap();
+    assert!(admin.contains("Blog posts") && admin.contains("/builder?rule="), "the admin page lists the rule to edit");
     server.stop().await;
 }
 

@@ -2,7 +2,9 @@
 //! item's date, description, link) become a mapping rule, with the same merge as `html2rss
 //! rule merge` ([`derive_rule`]) and the same element paths as the engines use.
 //!
-//! - `GET /builder?url=U`: the builder page (askama, `static/builder.js`).
+//! - `GET /builder?url=U`: the builder page (askama, `static/builder.js`); `?rule=ID` opens
+//!   an uploaded rule for editing: its marks on the page it was written for, and saving
+//!   replaces it.
 //! - `GET /builder/frame?url=U`: the page fetched through the guard and the host gate, without
 //!   scripts, frames, handlers or refreshes, a `<base>` for its images and styles, and every
 //!   element's absolute path in `data-h2r-path`. Served with a CSP `sandbox` (no script runs,
@@ -68,43 +70,129 @@ struct BuilderPage {
     frame: String,
     name: String,
     pattern: String,
+    /// JSON list of the marks to start from (an edited rule's), empty for none.
+    marks: String,
+    /// The uploaded rule that saving replaces.
+    replaces: String,
+}
+
+/// The query of the builder page.
+struct BuilderQuery {
+    url: Option<Url>,
+    rule: Option<i64>,
 }
 
 /// The `url` query parameter, checked as `/rss` checks it.
 fn page_url(request: &HttpRequest) -> Result<Option<Url>, String> {
-    let Some(text) = url::form_urlencoded::parse(request.query_string().as_bytes())
-        .find(|(name, value)| name == "url" && !value.trim().is_empty())
-        .map(|(_, value)| value.into_owned())
-    else {
-        return Ok(None);
-    };
-    let mut url = Url::parse(text.trim()).map_err(|e| format!("`{text}` is not a valid URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!("`{text}`: only http and https pages have feeds here"));
+    Ok(builder_query(request)?.url)
+}
+
+fn builder_query(request: &HttpRequest) -> Result<BuilderQuery, String> {
+    let mut query = BuilderQuery { url: None, rule: None };
+    for (name, value) in url::form_urlencoded::parse(request.query_string().as_bytes()) {
+        let value = value.trim();
+        match name.as_ref() {
+            "url" if !value.is_empty() => {
+                let mut url = Url::parse(value).map_err(|e| format!("`{value}` is not a valid URL: {e}"))?;
+                if !matches!(url.scheme(), "http" | "https") {
+                    return Err(format!("`{value}`: only http and https pages have feeds here"));
+                }
+                url.set_fragment(None);
+                query.url = Some(url);
+            }
+            "rule" => query.rule = Some(value.parse().map_err(|_| format!("`rule={value}` is not a rule id"))?),
+            _ => {}
+        }
     }
-    url.set_fragment(None);
-    Ok(Some(url))
+    Ok(query)
 }
 
 pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     if !auth::is_admin(&request, &state.admin_token) {
         return super::unauthorized();
     }
-    let url = match page_url(&request) {
-        Ok(url) => url,
+    let query = match builder_query(&request) {
+        Ok(query) => query,
         Err(reason) => return plain(StatusCode::BAD_REQUEST, &reason),
     };
+    let mut url = query.url;
+    let (mut name, mut pattern, mut marks, mut replaces) = (None, None, String::new(), String::new());
+    if let Some(id) = query.rule {
+        let store = state.ctx.store.clone();
+        let stored = match state.blocking(move || store.rule(crate::store::RuleId(id))).await {
+            Ok(Ok(Some(stored))) => stored,
+            Ok(Ok(None)) => return plain(StatusCode::NOT_FOUND, &format!("no rule {id}")),
+            Ok(Err(error)) => return super::store_error(error),
+            Err(response) => return response,
+        };
+        let rule = match Rule::parse(&stored.xml, &format!("rule {id}")) {
+            Ok(rule) => rule,
+            Err(error) => return plain(StatusCode::UNPROCESSABLE_ENTITY, &error.to_string()),
+        };
+        // The page it was written for, else one its patterns name exactly.
+        url = url
+            .or_else(|| rule.link.clone())
+            .or_else(|| rule.urls.iter().find(|p| !p.as_str().contains('*')).and_then(|p| Url::parse(p.as_str()).ok()));
+        let Some(page_url) = &url else {
+            return plain(StatusCode::BAD_REQUEST, "the rule names no page: open it with &url= of a page it serves");
+        };
+        let page = match fetched(&state, page_url).await {
+            Ok(page) => page,
+            Err(response) => return response,
+        };
+        let found = state.blocking(move || parse(&page).map(|doc| marks_of(&rule, &doc))).await;
+        marks = match found {
+            Ok(Ok(found)) => serde_json::to_string(&found).unwrap_or_default(),
+            Ok(Err(reason)) => return plain(StatusCode::UNPROCESSABLE_ENTITY, &reason),
+            Err(response) => return response,
+        };
+        name = Some(stored.name);
+        pattern = Some(stored.url_patterns.join(" "));
+        replaces = id.to_string();
+    }
     let encoded =
         |url: &Url| url::form_urlencoded::Serializer::new(String::new()).append_pair("url", url.as_str()).finish();
     let page = BuilderPage {
         asset_version: ASSET_VERSION.clone(),
         csrf_token: auth::csrf_token(&state.admin_token),
         frame: url.as_ref().map(|u| format!("/builder/frame?{}", encoded(u))).unwrap_or_default(),
-        name: url.as_ref().and_then(Url::host_str).map(|h| format!("{h} list")).unwrap_or_default(),
-        pattern: url.as_ref().map(ToString::to_string).unwrap_or_default(),
+        name: name.or_else(|| url.as_ref().and_then(Url::host_str).map(|h| format!("{h} list"))).unwrap_or_default(),
+        pattern: pattern.or_else(|| url.as_ref().map(ToString::to_string)).unwrap_or_default(),
         url: url.map(String::from).unwrap_or_default(),
+        marks,
+        replaces,
     };
     html(StatusCode::OK, page.render())
+}
+
+/// The marks that make `rule` again on `doc`: its title (or link) on the first two items, its
+/// other fields on the first item, as the builder's clicks would have made them.
+fn marks_of(rule: &Rule, doc: &Document) -> Vec<String> {
+    let Some(subject) = rule.subjects.first() else { return Vec::new() };
+    let items: Vec<_> = subject
+        .path
+        .select_nodes(doc, doc.root())
+        .into_iter()
+        .flat_map(|s| subject.item.path.select_nodes(doc, s))
+        .take(2)
+        .collect();
+    let item_rule = &subject.item;
+    let mark = |field: &str, path: &Option<Path>, item| {
+        let node = path.as_ref()?.select(doc, item).first()?.node();
+        Some(format!("{field}={}", Path::of(doc, node)))
+    };
+    let key = if item_rule.title.is_some() { ("title", &item_rule.title) } else { ("link", &item_rule.link) };
+    let mut marks: Vec<String> = items.iter().filter_map(|&item| mark(key.0, key.1, item)).collect();
+    if let Some(&first) = items.first() {
+        for (field, path) in
+            [("date", &item_rule.date), ("description", &item_rule.description), ("link", &item_rule.link)]
+        {
+            if field != key.0 {
+                marks.extend(mark(field, path, first));
+            }
+        }
+    }
+    marks
 }
 
 /// The page, fetched now or lately.
