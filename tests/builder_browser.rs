@@ -6,58 +6,15 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::browser::{browser, driver};
 use common::http::{Reply, TestServer};
 use common::server::{ADMIN_TOKEN, client, config, start};
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use reqwest::StatusCode;
 use serde_json::json;
-
-/// Chromedriver on a free loopback port, killed when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn driver() -> Driver {
-    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new("chromedriver")
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!("cannot start chromedriver ({e}); install Debian's `chromium-driver` (.ci/run does)")
-        });
-    let url = format!("http://127.0.0.1:{port}");
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Driver { child, url }
-}
-
-async fn browser(driver: &Driver) -> Client {
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        json!({"args": ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"]}),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector).capabilities(capabilities).connect(&driver.url).await.unwrap()
-}
 
 /// A blog list with a sidebar, a script and a handler that must not run in the builder.
 fn blog() -> TestServer {

@@ -1,16 +1,17 @@
-//! The home page (`GET /`) as people use it: in headless Chromium (Debian's `chromium`, which
-//! `.ci/run` installs) a page address is previewed, the preview shows the items the feed will
-//! hold, and its subscribe links answer with exactly those items. The form is a GET to `/`,
-//! so loading `/?url=...` is what submitting it does. Screenshots go to `tests/artifacts/`
-//! (git ignores it) for people to look at.
+//! The home page (`GET /`) as people use it: in headless Chromium (Debian's `chromium` and
+//! `chromium-driver`, which `.ci/run` installs) a page address is typed into the form and
+//! previewed, the preview shows the items the feed will hold, and its subscribe links answer
+//! with exactly those items; the options are set in the same form. Screenshots go to
+//! `tests/artifacts/` (git ignores it) for people to look at.
 
 mod common;
 
 use std::path::PathBuf;
 
-use common::browser::{chromium, png_size};
+use common::browser::{browser, chromium, driver, png_size};
 use common::http::{Reply, TestServer};
 use common::server::{ADMIN_TOKEN, client, config, start};
+use fantoccini::Locator;
 use reqwest::StatusCode;
 use reqwest::header::ETAG;
 
@@ -108,8 +109,15 @@ async fn a_pasted_address_previews_the_feed_and_its_subscribe_links_serve_those_
     assert!(dom.contains(r#"<form method="get" action="/" id="preview-form">"#), "{dom}");
     assert!(!dom.contains("feed-preview"));
 
-    // Pasted and previewed: the page is fetched now (the first fetch of `/rss`).
-    let dom = dom_of(server.url(&format!("/?url={}", encoded(&page)))).await;
+    // Pasted and previewed, typed into the form in the browser: the page is fetched now (the
+    // first fetch of `/rss`).
+    let driver = driver();
+    let chrome = browser(&driver).await;
+    chrome.goto(&server.url("/")).await.unwrap();
+    chrome.find(Locator::Id("url")).await.unwrap().send_keys(&page).await.unwrap();
+    chrome.find(Locator::Css("#preview-form button[type=submit]")).await.unwrap().click().await.unwrap();
+    chrome.wait().for_element(Locator::Id("feed-preview")).await.unwrap();
+    let dom = chrome.source().await.unwrap();
     let titles = preview_titles(&dom);
     assert_eq!(
         titles,
@@ -133,8 +141,14 @@ async fn a_pasted_address_previews_the_feed_and_its_subscribe_links_serve_those_
     }
 
     // Options: the preview, the links and the feed agree, and the feed is another one (ETag).
-    let options = format!("/?url={}&exclude=%5ESponsored&limit=2&include=", encoded(&page));
-    let dom = dom_of(server.url(&options)).await;
+    // The options, set in the same form (the address is still in it).
+    chrome.find(Locator::Css("#preview-form summary")).await.unwrap().click().await.unwrap();
+    chrome.find(Locator::Id("exclude")).await.unwrap().send_keys("^Sponsored").await.unwrap();
+    chrome.find(Locator::Id("limit")).await.unwrap().send_keys("2").await.unwrap();
+    chrome.find(Locator::Css("#preview-form button[type=submit]")).await.unwrap().click().await.unwrap();
+    chrome.wait().for_element(Locator::XPath("//p[contains(., 'The options keep')]")).await.unwrap();
+    let dom = chrome.source().await.unwrap();
+    chrome.close().await.unwrap();
     let kept = preview_titles(&dom);
     assert_eq!(kept, ["Rust release notes", "Linux kernel merge window"], "{dom}");
     assert!(dom.contains("The options keep 2 of 4 items."), "{dom}");
