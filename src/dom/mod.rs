@@ -437,6 +437,33 @@ mod tests {
     }
 
     #[test]
+    fn an_inert_copy_runs_nothing_and_carries_its_annotations() {
+        let page = doc(r#"<html><head><meta http-equiv="refresh" content="0;url=/x"><base href="/elsewhere/">
+            <script>alert(1)</script><style>p { color: red }</style></head>
+            <body onload="go()"><p class="a" onclick="go()">Text &amp; more</p><a href=" JavaScript:go()">x</a>
+            <iframe src="/frame"></iframe><object data="/o"></object><noscript><img src=/n.png></noscript></body></html>"#);
+        let annotate = |n| page.is_tag(n, "p").then(|| ("data-h2r-path", "/HTML[0]/BODY[0]/P[0]".to_string()));
+        let html = page.inert_html("<base href=\"https://example.org/news/\">", &annotate);
+        for gone in [
+            "script",
+            "alert",
+            "onload",
+            "onclick",
+            "JavaScript",
+            "iframe",
+            "object",
+            "noscript",
+            "refresh",
+            "/elsewhere/",
+        ] {
+            assert!(!html.contains(gone), "{gone} is left in {html}");
+        }
+        assert!(html.contains(r#"<head><base href="https://example.org/news/">"#), "{html}");
+        assert!(html.contains(r#"<p class="a" data-h2r-path="/HTML[0]/BODY[0]/P[0]">Text &amp; more</p>"#), "{html}");
+        assert!(html.contains("<style>p { color: red }</style>") && html.contains("<a>x</a>"), "{html}");
+    }
+
+    #[test]
     fn tree_is_in_pre_order_with_parents_and_positions() {
         let d = doc("<html><head><title>T</title></head><body><p>a<b>b</b></p><p>c</body>");
         let tags: Vec<_> = d.ids().filter_map(|n| d.tag(n)).collect();

@@ -8,49 +8,7 @@ const RAW_TEXT: &[&str] = &["script", "style", "xmp", "iframe", "noembed", "nofr
 
 /// Append the HTML of `id`'s subtree (iteratively: depth is unbounded).
 pub fn node(doc: &Document, id: NodeId, out: &mut String) {
-    enum Step {
-        Open(NodeId),
-        Close(NodeId),
-    }
-    let mut stack = vec![Step::Open(id)];
-    while let Some(step) = stack.pop() {
-        match step {
-            Step::Close(n) => {
-                out.push_str("</");
-                out.push_str(doc.tag(n).unwrap_or_default());
-                out.push('>');
-            }
-            Step::Open(n) => match &doc.node(n).data {
-                NodeData::Document => {
-                    stack.extend(doc.children(n).iter().rev().map(|&c| Step::Open(c)));
-                }
-                NodeData::Text(text) => {
-                    let raw = doc.parent(n).and_then(|p| doc.tag(p)).is_some_and(|t| RAW_TEXT.contains(&t));
-                    if raw {
-                        out.push_str(text);
-                    } else {
-                        escape(text, false, out);
-                    }
-                }
-                NodeData::Element { name, attrs } => {
-                    out.push('<');
-                    out.push_str(name);
-                    for (attr, value) in attrs {
-                        out.push(' ');
-                        out.push_str(attr);
-                        out.push_str("=\"");
-                        escape(value, true, out);
-                        out.push('"');
-                    }
-                    out.push('>');
-                    if !VOID.contains(&&**name) {
-                        stack.push(Step::Close(n));
-                        stack.extend(doc.children(n).iter().rev().map(|&c| Step::Open(c)));
-                    }
-                }
-            },
-        }
-    }
+    write(doc, id, &Options { inert: false, head_start: "", annotate: &|_| None }, out);
 }
 
 pub fn escape(text: &str, attribute: bool, out: &mut String) {
@@ -80,11 +38,22 @@ pub fn inert(
     annotate: &dyn Fn(NodeId) -> Option<(&'static str, String)>,
     out: &mut String,
 ) {
+    write(doc, doc.root(), &Options { inert: true, head_start, annotate }, out);
+}
+
+/// What a serialization leaves out and adds.
+struct Options<'a> {
+    inert: bool,
+    head_start: &'a str,
+    annotate: &'a dyn Fn(NodeId) -> Option<(&'static str, String)>,
+}
+
+fn write(doc: &Document, id: NodeId, options: &Options, out: &mut String) {
     enum Step {
         Open(NodeId),
         Close(NodeId),
     }
-    let mut stack = vec![Step::Open(doc.root())];
+    let mut stack = vec![Step::Open(id)];
     while let Some(step) = stack.pop() {
         match step {
             Step::Close(n) => {
@@ -96,43 +65,40 @@ pub fn inert(
                 NodeData::Document => stack.extend(doc.children(n).iter().rev().map(|&c| Step::Open(c))),
                 NodeData::Text(text) => {
                     let raw = doc.parent(n).and_then(|p| doc.tag(p)).is_some_and(|t| RAW_TEXT.contains(&t));
-                    if raw {
-                        // Only `style` and the like remain; `</` cannot close them early here.
-                        out.push_str(&text.replace("</", "<\\/"));
-                    } else {
-                        escape(text, false, out);
+                    match (raw, options.inert) {
+                        // Only `style` and the like remain in an inert copy: `</` cannot end them early.
+                        (true, true) => out.push_str(&text.replace("</", "<\\/")),
+                        (true, false) => out.push_str(text),
+                        (false, _) => escape(text, false, out),
                     }
                 }
                 NodeData::Element { name, attrs } => {
-                    let active =
-                        ACTIVE.contains(&&**name) || (&**name == "meta" && doc.attr(n, "http-equiv").is_some());
-                    if active {
+                    if options.inert
+                        && (ACTIVE.contains(&&**name) || (&**name == "meta" && doc.attr(n, "http-equiv").is_some()))
+                    {
                         continue;
                     }
                     out.push('<');
                     out.push_str(name);
-                    for (attr, value) in attrs {
-                        let script_url =
-                            value.trim_start().get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:"));
-                        if attr.starts_with("on") || attr.starts_with("data-h2r") || script_url || &**attr == "srcdoc" {
-                            continue;
-                        }
+                    let extra = (options.annotate)(n);
+                    let added = extra.as_ref().map(|(attr, value)| (*attr, value.as_str()));
+                    let kept = attrs.iter().map(|(attr, value)| (&**attr, value.as_str())).filter(|(attr, value)| {
+                        !options.inert
+                            || !(attr.starts_with("on")
+                                || attr.starts_with("data-h2r")
+                                || *attr == "srcdoc"
+                                || script_url(value))
+                    });
+                    for (attr, value) in kept.chain(added) {
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
                         escape(value, true, out);
                         out.push('"');
                     }
-                    if let Some((attr, value)) = annotate(n) {
-                        out.push(' ');
-                        out.push_str(attr);
-                        out.push_str("=\"");
-                        escape(&value, true, out);
-                        out.push('"');
-                    }
                     out.push('>');
                     if &**name == "head" {
-                        out.push_str(head_start);
+                        out.push_str(options.head_start);
                     }
                     if !VOID.contains(&&**name) {
                         stack.push(Step::Close(n));
@@ -142,4 +108,8 @@ pub fn inert(
             },
         }
     }
+}
+
+fn script_url(value: &str) -> bool {
+    value.trim_start().get(..11).is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
 }
