@@ -73,6 +73,7 @@ async fn the_admin_page_in_headless_chromium_shows_sources_health_and_rules_and_
     assert!(dom.contains(r#"<span class="badge ok">ok</span>"#));
     assert!(dom.contains("answered HTTP 503"));
     assert!(dom.contains(">time-pattern"), "the engine of the first fetch");
+    assert!(dom.contains("latest: First post of the day · Second post of the day · Third post of the day"), "{dom}");
     // The script ran: times read relative to now ("5 seconds ago", "in 1 hour").
     let times: Vec<&str> = dom.split("<time ").skip(1).map(|t| t.split("</time>").next().unwrap()).collect();
     assert!(!times.is_empty());

@@ -29,6 +29,8 @@ const HOME_JS: &str = include_str!("../../static/home.js");
 const BUILDER_JS: &str = include_str!("../../static/builder.js");
 /// Sources shown per page of the admin page.
 const PAGE_SIZE: usize = 100;
+/// Newest item titles shown per source: enough to see at a glance that a feed is right.
+const LATEST_ITEMS: usize = 3;
 
 /// A version of the static files for their URLs, so browsers may keep them for long.
 pub(super) static ASSET_VERSION: LazyLock<String> = LazyLock::new(|| {
@@ -74,6 +76,8 @@ struct SourceRow {
     preview: String,
     /// The rule builder on the page: "fix this feed".
     builder: String,
+    /// The newest items' titles.
+    latest: String,
     title: String,
     engine: String,
     confidence: String,
@@ -220,8 +224,34 @@ pub async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     let matching = sources.len();
     let start = (page_number - 1) * PAGE_SIZE;
     let origin = state.origin(&request);
-    let rows: Vec<SourceRow> =
-        sources.iter().skip(start).take(PAGE_SIZE).map(|s| source_row(&state, &origin, s, &counts)).collect();
+    let shown: Vec<SourceId> = sources.iter().skip(start).take(PAGE_SIZE).map(|s| s.id).collect();
+    let store = state.ctx.store.clone();
+    let latest = state
+        .blocking(move || -> crate::store::Result<HashMap<SourceId, String>> {
+            shown
+                .into_iter()
+                .map(|id| {
+                    let titles: Vec<String> =
+                        store.items(id, LATEST_ITEMS)?.into_iter().map(|i| i.item.title).collect();
+                    Ok((id, titles.join(" · ")))
+                })
+                .collect()
+        })
+        .await;
+    let latest = match latest {
+        Ok(Ok(latest)) => latest,
+        Ok(Err(error)) => return store_error(error),
+        Err(response) => return response,
+    };
+    let rows: Vec<SourceRow> = sources
+        .iter()
+        .skip(start)
+        .take(PAGE_SIZE)
+        .map(|s| SourceRow {
+            latest: latest.get(&s.id).cloned().unwrap_or_default(),
+            ..source_row(&state, &origin, s, &counts)
+        })
+        .collect();
     let link = |n: usize| {
         let mut query = url::form_urlencoded::Serializer::new(String::new());
         if !health.is_empty() {
@@ -306,6 +336,7 @@ fn source_row(
         feed: state.feed_url(origin, &source.url, Format::Rss),
         preview: format!("/?{query}"),
         builder: format!("/builder?{query}"),
+        latest: String::new(),
         title: source.title.clone().unwrap_or_default(),
         engine: source.engine.map(engine_name).unwrap_or_default(),
         confidence: source.confidence.map(|c| format!("{:.0} %", c * 100.0)).unwrap_or_default(),
