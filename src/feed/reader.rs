@@ -306,6 +306,12 @@ fn starts_known_tag(rest: &str) -> bool {
 /// dropped), whitespace collapsed. In a value not declared HTML, a `<` that does not start a
 /// known tag is text (`Vec<T>`), not the start of an element.
 fn text_of(value: &str, html: bool) -> String {
+    // Control characters are never text (XML 1.0 cannot even carry most of them, so a title
+    // holding one could not be written back into a feed); found by fuzzing feed reading.
+    if value.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        let value: String = value.chars().filter(|c| !c.is_control() || c.is_whitespace()).collect();
+        return text_of(&value, html);
+    }
     if html {
         return html_to_text(value);
     }
@@ -452,6 +458,14 @@ mod tests {
 
     fn url() -> Url {
         Url::parse("https://example.org/blog/feed.xml").unwrap()
+    }
+
+    #[test]
+    fn control_characters_are_not_part_of_titles() {
+        let rss = "<rss version=\"2.0\"><channel><title>C\u{1}hannel</title><link>https://example.org/</link>\
+            <item><title>Lessons \u{1}\u{4}Hard\u{7f}#1</title><link>https://example.org/1</link></item></channel></rss>";
+        let feed = read_feed(rss.as_bytes(), &Url::parse("https://example.org/feed.xml").unwrap()).unwrap();
+        assert_eq!((feed.title.as_str(), feed.items[0].title.as_str()), ("Channel", "Lessons Hard#1"));
     }
 
     #[test]
