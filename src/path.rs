@@ -530,8 +530,13 @@ impl Parser {
         Ok(Path { absolute, steps })
     }
 
+    /// An element or attribute name: a letter or `_` first (so `.` or `..` is never a name; found
+    /// by fuzzing), then letters, digits, `-`, `_`, `:` and `.`.
     fn name(&mut self) -> String {
         let start = self.at;
+        if !self.peek().is_some_and(|c| c.is_alphabetic() || c == '_') {
+            return String::new();
+        }
         while self.peek().is_some_and(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.')) {
             self.at += 1;
         }
@@ -720,6 +725,9 @@ mod tests {
             ("/HTML[@class=\"x]", 16),
             ("/HTML[0][1]", 9),
             ("/HTML/$", 6),
+            // Found by fuzzing: `.` read as an element name (`TBODY/.` printed as `.`).
+            ("TBODY/.", 6),
+            ("/HTML/..", 6),
         ] {
             let err = text.parse::<Path>().unwrap_err();
             assert_eq!(err.position, position, "{text}: {err}");
