@@ -11,6 +11,8 @@ mod head;
 mod limits;
 mod serialize;
 
+pub use serialize::{VOID as VOID_ELEMENTS, escape};
+
 use std::fmt;
 
 use markup5ever::LocalName;
@@ -406,11 +408,6 @@ impl Document {
         }
         out
     }
-}
-
-/// Append `text` escaped for a double-quoted HTML attribute value.
-pub fn escape_attribute(text: &str, out: &mut String) {
-    serialize::escape(text, true, out);
 }
 
 /// Collapse runs of whitespace (including no-break spaces) to one space and trim.

@@ -2,7 +2,8 @@
 
 use super::{Document, NodeData, NodeId};
 
-const VOID: &[&str] =
+/// Elements that never have children or an end tag.
+pub const VOID: &[&str] =
     &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
 const RAW_TEXT: &[&str] = &["script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"];
 
@@ -11,6 +12,7 @@ pub fn node(doc: &Document, id: NodeId, out: &mut String) {
     write(doc, id, &Options { inert: false, head_start: "", annotate: &|_| None }, out);
 }
 
+/// Append `text` escaped for HTML: for a double-quoted attribute value, or for element text.
 pub fn escape(text: &str, attribute: bool, out: &mut String) {
     for c in text.chars() {
         match c {

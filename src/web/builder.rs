@@ -241,7 +241,7 @@ pub async fn frame(request: HttpRequest, state: web::Data<AppState>) -> HttpResp
         .blocking(move || {
             let doc = parse(&page)?;
             let mut base = String::new();
-            dom::escape_attribute(page.url.as_str(), &mut base);
+            dom::escape(page.url.as_str(), true, &mut base);
             let head = format!(
                 "<base href=\"{base}\"><style>[data-h2r-hit]{{outline:2px solid #0969da!important;\
                  background:rgba(9,105,218,.10)!important}}[data-h2r-mark]{{outline:3px solid #cf222e!important}}\

@@ -389,7 +389,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
             Step::Open(n) if marks[n.index()] == Mark::Drop => {}
             Step::Open(n) => match &doc.node(n).data {
                 NodeData::Document => {}
-                NodeData::Text(text) => escape(text, false, out),
+                NodeData::Text(text) => dom::escape(text, false, out),
                 NodeData::Element { name, attrs } => {
                     let children = doc.children(n).iter().rev().map(|&c| Step::Open(c));
                     if &**name == "noscript" {
@@ -413,32 +413,16 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                         out.push(' ');
                         out.push_str(attr);
                         out.push_str("=\"");
-                        escape(value, true, out);
+                        dom::escape(value, true, out);
                         out.push('"');
                     }
                     out.push('>');
-                    if !VOID.contains(&&**name) {
+                    if !dom::VOID_ELEMENTS.contains(&&**name) {
                         stack.push(Step::Close(n));
                         stack.extend(children);
                     }
                 }
             },
-        }
-    }
-}
-
-const VOID: &[&str] =
-    &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
-
-fn escape(text: &str, attribute: bool, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '\u{a0}' => out.push_str("&nbsp;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '<' if !attribute => out.push_str("&lt;"),
-            '>' if !attribute => out.push_str("&gt;"),
-            c => out.push(c),
         }
     }
 }
@@ -466,7 +450,7 @@ pub fn extract(doc: &Document, scope: NodeId, landmarks: &Landmarks) -> Option<C
 fn readable(doc: &Document, scope: NodeId, marks: &[Mark], landmarks: &Landmarks) -> Option<Content> {
     let mut page = String::with_capacity(64 * 1024);
     page.push_str("<html><head><title>");
-    escape(landmarks.title.unwrap_or_default(), false, &mut page);
+    dom::escape(landmarks.title.unwrap_or_default(), false, &mut page);
     page.push_str("</title></head><body>");
     serialize_kept(doc, scope, marks, &mut page);
     page.push_str("</body></html>");
@@ -586,7 +570,7 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     let mut html = String::new();
     for lead in &leads {
         html.push_str("<p>");
-        escape(lead, false, &mut html);
+        dom::escape(lead, false, &mut html);
         html.push_str("</p>");
     }
     content.html = format!("{html}{}", content.html);
