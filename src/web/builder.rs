@@ -371,13 +371,8 @@ fn answer(rule: &Rule, doc: &Document) -> RuleAnswer {
     if undated > 0 {
         warnings.push(format!("{undated} of {count} items have no date: click a date of one item"));
     }
-    let mut links: Vec<&Url> = page.items().filter_map(|i| i.link.as_ref()).collect();
-    links.sort();
-    let distinct = {
-        let mut distinct = links.clone();
-        distinct.dedup();
-        distinct.len()
-    };
+    let links: Vec<&Url> = page.items().filter_map(|i| i.link.as_ref()).collect();
+    let distinct = links.iter().collect::<std::collections::HashSet<_>>().len();
     if distinct < links.len() {
         warnings.push(format!("{} items share a link with another item", links.len() - distinct));
     }

@@ -18,7 +18,7 @@ use crate::engines::Engine;
 use crate::feed::Format;
 use crate::feed::reader::html_to_text;
 use crate::model::Page;
-use crate::store::{Source, StoredFeed};
+use crate::store::StoredFeed;
 
 /// Characters of an item's description shown in the preview: enough to recognize it.
 const DESCRIPTION_CHARS: usize = 280;
@@ -141,29 +141,16 @@ async fn preview(request: &HttpRequest, state: &web::Data<AppState>) -> Result<P
         .map(|(name, format)| (name, state.filtered_feed_url(&origin, &query.url, format, &query.filter)))
         .collect();
     Ok(Preview {
+        title: source.title.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| page.title.clone()),
+        page_url: source.url.to_string(),
+        engine: source.engine.map(engine_label).unwrap_or_default().to_string(),
+        confidence: source.confidence.map(|c| format!("{:.0} %", c * 100.0)).unwrap_or_default(),
         full_text: query.full || source.settings.full_text,
         page_feed: source.page_feed.as_ref().map(ToString::to_string),
         before_options,
         links,
         items: preview_items(&page),
-        ..describe(&source, &page)
     })
-}
-
-/// The page's title, address and engine.
-fn describe(source: &Source, page: &Page) -> Preview {
-    let title = source.title.clone().filter(|t| !t.trim().is_empty()).unwrap_or_else(|| page.title.clone());
-    Preview {
-        title,
-        page_url: source.url.to_string(),
-        engine: source.engine.map(engine_label).unwrap_or_default().to_string(),
-        confidence: source.confidence.map(|c| format!("{:.0} %", c * 100.0)).unwrap_or_default(),
-        full_text: false,
-        page_feed: None,
-        items: Vec::new(),
-        before_options: 0,
-        links: Vec::new(),
-    }
 }
 
 /// Who found the items, said for people.
