@@ -19,6 +19,8 @@
 #
 #   scripts/compare_trafilatura.sh [CORPUS_DIR]   (default: $HTML2RSS_CORPUS, else ../shared/corpus)
 #   JOBS=N  processes for trafilatura and htmldate (default 2)
+#   PER_PAGE=FILE  also write one TSV row per article page (set, half, id, html2rss F1,
+#                  trafilatura F1), to study where either loses
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus="${1:-${HTML2RSS_CORPUS:-../shared/corpus}}"
@@ -42,7 +44,7 @@ target/release/html2rss eval "$corpus" --json > "$out/html2rss.json"
 end=$(date +%s%N)
 seconds=$(( (end - start) / 1000000 ))e-3
 
-exec "$venv/bin/python" - "$corpus" "$out/html2rss.json" "$seconds" "${JOBS:-2}" <<'PY'
+exec "$venv/bin/python" - "$corpus" "$out/html2rss.json" "$seconds" "${JOBS:-2}" "${PER_PAGE:-}" <<'PY'
 import gzip, json, os, re, sys, time
 from collections import Counter, defaultdict
 from multiprocessing import Pool
@@ -51,6 +53,7 @@ import htmldate
 import trafilatura
 
 corpus, html2rss_json, html2rss_seconds, jobs = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+per_page = open(sys.argv[5], "w", encoding="utf-8") if sys.argv[5] else None
 SETS = ["zyte", "cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "msv-chaos", "evan-extract", "zh-webcontent"]
 HALVES = ["tune", "check"]
 
@@ -158,6 +161,9 @@ print(f"{'set':18} {'half':5} {'pages':>5}  {'html2rss':>23}  {name_t:>23}  {'di
 groups = defaultdict(list)
 for page, (ttext, _) in zip(articles, traf_articles):
     truth = truth_of(page)
+    if per_page:
+        per_page.write(f"{page['set']}\t{page['half']}\t{page['id']}\t"
+                       f"{token_scores(page['text'], truth)[2]:.3f}\t{token_scores(ttext, truth)[2]:.3f}\n")
     groups[(page["set"], page["half"])].append((token_scores(page["text"], truth), token_scores(ttext, truth),
                                                  shingle_match(page["text"], truth), shingle_match(ttext, truth),
                                                  not page["text"], not ttext))

@@ -489,3 +489,97 @@ fn a_short_article_leads_its_undated_links() {
     );
     assert!(!kind(&homepage), "a homepage");
 }
+
+/// Whether `auto` finds a list of at least `min_items` on the page and the decision calls the
+/// page an article.
+fn decided_article(html: &str, min_items: usize) -> bool {
+    let context = context();
+    let doc = dom::parse(html.as_bytes(), &Url::parse("https://blog.example/").unwrap(), &Default::default()).unwrap();
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context);
+    let found = analysis.extraction.page.item_count();
+    assert!(found >= min_items, "the list is found: {found} items");
+    let article = html2rss::engines::article::extract(&doc, &Default::default());
+    assert!(article.content_text.is_some(), "a main text");
+    analysis.is_article_page(&doc, &article)
+}
+
+const TOWNS: [&str; 6] = ["Ferry timetable", "The old mill", "Market square", "Harbour lights", "Night trains", "Snow"];
+
+/// A blog homepage of teasers whose every record carries its share button's script: the
+/// script is no text a reader sees, so the teasers still make the main text the list's.
+#[test]
+fn teasers_with_scripts_in_their_records_are_a_list() {
+    let script = "<script>(function(){var box=document.createElement('div');box.className='share-box';\
+        box.innerHTML='<a href=https://social.example/share>Share this post with your friends</a>';\
+        document.body.appendChild(box);})();</script>"
+        .repeat(8);
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<article class="post"><h2><a href="/2021/0{m}/post-{i}/">{t} and the town</a></h2>
+                <time datetime="2021-0{m}-1{i}">2021-0{m}-1{i}</time>
+                <p>A teaser of the post about {t}: what changed this year, who noticed first, and what the town's council means to do about it before winter.</p>
+                <footer><a class="share" data-url="/2021/0{m}/post-{i}/">Share</a>{script}</footer></article>"#,
+                m = i + 1
+            )
+        })
+        .collect();
+    let html = format!(r#"<html><head><title>Town blog</title></head><body><main>{posts}</main></body></html>"#);
+    assert!(!decided_article(&html, 6), "a homepage of teasers");
+}
+
+/// A homepage where one record holds a whole post and its peers (records of the same kind)
+/// teasers: the extractor takes the longest post for the main text, which is still one post of
+/// the list. An article with short related-post cards stays an article.
+#[test]
+fn one_whole_post_among_teasers_of_its_kind_is_a_list() {
+    let record = |i: usize, t: &str, text: &str| {
+        format!(
+            r#"<div class="entry"><h2><a href="/2021/0{m}/post-{i}/">{t} and the town</a></h2>
+            <time datetime="2021-0{m}-1{i}">2021-0{m}-1{i}</time>{text}</div>"#,
+            m = i + 1
+        )
+    };
+    let whole = "<p>The whole post, paragraph after paragraph, about the ferry, the mill and the market, \
+        written out in full on the homepage because the theme shows the newest post whole.</p>"
+        .repeat(4);
+    let teaser =
+        |t: &str| format!("<p>A teaser about {t}: what changed this year and who noticed it first in town.</p>");
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| if i == 0 { record(i, t, &whole) } else { record(i, t, &teaser(t)) })
+        .collect();
+    let html = format!(r#"<html><head><title>Town blog</title></head><body><main>{posts}</main></body></html>"#);
+    assert!(!decided_article(&html, 6), "a homepage");
+
+    let cards: String = TOWNS[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!(r#"<div class="entry"><a href="/2021/0{m}/post-{i}/">{t}</a></div>"#, m = i + 1))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>The ferry</title></head><body><main><div class="entry"><h1>The ferry and the town</h1>
+        {whole}{whole}<p>See also <a href="/2021/01/post-0/">last year's ferry post</a>.</p></div>
+        <h2>Related</h2>{cards}</main></body></html>"#
+    );
+    assert!(decided_article(&html, 3), "an article with related cards");
+}
+
+/// A short post whose only list is the site's menu in the page's navigation (before the
+/// headline, so no list that follows it): the menu is furniture, the page an article.
+#[test]
+fn a_short_post_beside_its_navigation_menu_is_an_article() {
+    let menu: String = ["About me", "Projects", "Talks", "Photography", "Contact"]
+        .iter()
+        .map(|t| format!(r#"<li><a href="/{}/">{t}</a></li>"#, t.to_lowercase().replace(' ', "-")))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Deleting disks at once</title></head><body><nav><ul>{menu}</ul></nav>
+        <main><h1>Deleting disks at once</h1><p>How to delete many managed disks at once: list them by name,
+        then pipe the names to the delete command, one call per disk.</p></main></body></html>"#
+    );
+    assert!(decided_article(&html, 5), "a short article");
+}

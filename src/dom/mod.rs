@@ -291,26 +291,28 @@ impl Document {
         collapse_whitespace(&out)
     }
 
+    /// The non-blank text nodes of a subtree that [`Document::text`] reads (none inside a
+    /// script, style or template).
+    pub fn visible_texts(&self, id: NodeId) -> impl Iterator<Item = &str> + '_ {
+        let end = self.node(id).end.0;
+        let mut i = id.0;
+        std::iter::from_fn(move || {
+            while i < end {
+                let node = &self.nodes[i as usize];
+                i += 1;
+                match &node.data {
+                    NodeData::Text(text) if !text.trim().is_empty() => return Some(&**text),
+                    NodeData::Element { name, .. } if NON_CONTENT.contains(&&**name) => i = node.end.0,
+                    _ => {}
+                }
+            }
+            None
+        })
+    }
+
     /// Whether [`Document::text`] of `id` would be non-empty, without building it.
     pub fn has_text(&self, id: NodeId) -> bool {
-        if let Some(text) = self.text_node(id) {
-            return !text.trim().is_empty();
-        }
-        let end = self.node(id).end.0;
-        let mut i = id.0 + 1;
-        while i < end {
-            let node = &self.nodes[i as usize];
-            match &node.data {
-                NodeData::Text(text) if !text.trim().is_empty() => return true,
-                NodeData::Element { name, .. } if NON_CONTENT.contains(&&**name) => {
-                    i = node.end.0;
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        false
+        self.visible_texts(id).next().is_some()
     }
 
     fn push_text(&self, id: NodeId, skip: &impl Fn(NodeId) -> bool, out: &mut String) {

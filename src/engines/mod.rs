@@ -18,6 +18,7 @@ pub mod choose;
 pub mod enrich;
 pub mod links;
 pub mod record;
+pub mod regions;
 pub mod repeated;
 pub mod rules;
 pub mod structured;

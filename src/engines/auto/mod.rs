@@ -35,6 +35,7 @@ use url::Url;
 use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::article::Article;
 use crate::engines::links::Link;
+use crate::engines::regions::in_furniture;
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
 use crate::engines::timepattern::{self, DateContext, DateRole, TimeNode, TimePatternDb};
@@ -371,8 +372,8 @@ impl Analysis {
     /// Whether the page is an article rather than a list of items, given what the article
     /// extractor made of it: a page without a list is one; else the main text must have a
     /// text of its own — at least [`MIN_ARTICLE_CHARS`] beyond what the list's records hold —,
-    /// or be a short article's sentences under a headline that every record of an undated list
-    /// follows.
+    /// or be a short article's sentences beside an undated list that follows its headline or
+    /// lies in the page's furniture (menus, footer links).
     /// On a list page the main text is missing, a teaser, or the records themselves (full
     /// posts on a blog's homepage); on an article page the list is its related posts, menus
     /// or comments, beside the text, or a list of links inside it that holds little of it.
@@ -387,7 +388,10 @@ impl Analysis {
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
-        if total >= MIN_SHORT_ARTICLE_CHARS && headline_leads_an_undated_list(doc, page, &records, article.title_node) {
+        if total >= MIN_SHORT_ARTICLE_CHARS
+            && is_undated(page)
+            && (headline_leads(doc, &records, article.title_node) || records.iter().all(|&r| in_furniture(doc, r)))
+        {
             return true;
         }
         if total < MIN_ARTICLE_CHARS {
@@ -503,13 +507,19 @@ fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
 }
 
-/// Whether the page's headline (the heading its metadata names) comes before every record of a
-/// list that is mostly undated: an article's related links, menu or comments follow its
-/// headline; a list page's records are dated posts, and its heading, if any, names the site.
-fn headline_leads_an_undated_list(doc: &Document, page: &Page, records: &[NodeId], title: Option<NodeId>) -> bool {
-    let Some(title) = title else { return false };
+/// Whether most items of the list have no date: an article's related links, menus or comments
+/// are undated; a list page's records are dated posts.
+fn is_undated(page: &Page) -> bool {
     let dated = page.items().filter(|item| item.date.is_some()).count();
-    2 * dated <= page.item_count() && records.iter().all(|r| r.0 >= doc.node(title).end.0)
+    2 * dated <= page.item_count()
+}
+
+/// Whether the page's headline (the heading its metadata names) comes before every record: an
+/// article's related links or comments follow its headline; a list page's heading, if any,
+/// names the site.
+fn headline_leads(doc: &Document, records: &[NodeId], title: Option<NodeId>) -> bool {
+    let Some(title) = title else { return false };
+    records.iter().all(|r| r.0 >= doc.node(title).end.0)
 }
 
 /// The element of each item of the list: the outermost ancestor of a link to the item that
@@ -548,29 +558,61 @@ fn item_records(doc: &Document, links: &[Link], page: &Page, title_node: Option<
 
 /// Weighted characters of the records that the main text runs through: a record whose longer
 /// texts the main text holds (half of them: a teaser may be cut short) counts with all its
-/// text, the short pieces of code and labels included. A record that alone holds half the main
-/// text is the article itself (a link to an item in its text, the other item elsewhere), not
-/// one of several records the main text runs through.
+/// text, the short pieces of code and labels included.
+///
+/// A record that alone holds half the main text is the article itself (a link to an item in
+/// its text, the other item elsewhere), not one of several records the main text runs through —
+/// unless it is one of several: the main text runs through another record of its kind (tag and
+/// class) too (full posts of a blog's homepage), or two or more records of its kind together
+/// hold at least as much text. Then the main text is one post of a list of full
+/// posts or teasers (the extractor picked the longest), while an article's related-post cards
+/// are far shorter than the article and none of them is in its text.
 fn text_in(doc: &Document, records: &[NodeId], content: &str) -> usize {
     let total = weight(content);
-    let mut covered = 0;
-    for &record in records {
-        let (mut long, mut found, mut all) = (0, 0, 0);
-        for n in doc.descendants(record).filter(|&n| doc.is_content_text(n)) {
-            let Some(text) = doc.text_node(n) else { continue };
-            let text = collapse_whitespace(text);
-            let chars = weight(&text);
-            all += chars;
-            if text.chars().count() >= MIN_MATCHED_CHARS {
-                long += chars;
-                if content.contains(&text) {
-                    found += chars;
+    let texts: Vec<RecordText> = records.iter().map(|&r| RecordText::of(doc, r, content)).collect();
+    let held = |text: &RecordText| text.found > 0 && 2 * text.found >= text.long;
+    let dominant = |text: &RecordText| 2 * text.all >= total;
+    let kind = |r: NodeId| (doc.tag(r), doc.attr(r, "class"));
+    let peers = |record: NodeId| {
+        records.iter().zip(&texts).filter(move |&(&other, _)| other != record && kind(other) == kind(record))
+    };
+    let one_of_several = |record: NodeId, text: &RecordText| {
+        peers(record).any(|(_, t)| held(t))
+            || (peers(record).count() >= 2 && peers(record).map(|(_, t)| t.all).sum::<usize>() >= text.all)
+    };
+    records
+        .iter()
+        .zip(&texts)
+        .filter(|&(&record, text)| held(text) && (!dominant(text) || one_of_several(record, text)))
+        .map(|(_, text)| text.all)
+        .sum()
+}
+
+/// A record's visible text as weighed against the main text.
+struct RecordText {
+    /// Weight of its texts of [`MIN_MATCHED_CHARS`] or more.
+    long: usize,
+    /// Weight of those the main text holds.
+    found: usize,
+    /// Weight of all its text.
+    all: usize,
+}
+
+impl RecordText {
+    fn of(doc: &Document, record: NodeId, content: &str) -> RecordText {
+        let mut text = RecordText { long: 0, found: 0, all: 0 };
+        // Visible text only: a record's script (a share button's code) is no text a reader sees.
+        for piece in doc.visible_texts(record) {
+            let piece = collapse_whitespace(piece);
+            let chars = weight(&piece);
+            text.all += chars;
+            if piece.chars().count() >= MIN_MATCHED_CHARS {
+                text.long += chars;
+                if content.contains(&piece) {
+                    text.found += chars;
                 }
             }
         }
-        if found > 0 && 2 * found >= long && 2 * all < total {
-            covered += all;
-        }
+        text
     }
-    covered
 }

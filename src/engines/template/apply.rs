@@ -31,8 +31,8 @@ use super::confidence;
 use super::dates::DateReader;
 use super::links::{LinkKey, LinkShape, Site, bare_host};
 use super::list::tree_distance;
-use super::regions::in_furniture;
 use super::text;
+use crate::engines::regions::in_furniture;
 
 /// What a template makes of a page.
 #[derive(Debug, Clone)]

@@ -22,8 +22,8 @@ use crate::path::{Path, Step, Target, Test};
 use super::dates::{DateMatch, DateReader, compare_read};
 use super::links::{LinkKey, Site};
 use super::paths::{merge, merge_majority, relative_key, unique_path};
-use super::regions::in_furniture;
 use super::text::{self, TitleMatch, title_match};
+use crate::engines::regions::in_furniture;
 
 /// Largest subtree searched around a link for the item's title.
 const NEAR_NODES: usize = 400;

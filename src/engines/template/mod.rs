@@ -24,7 +24,6 @@ pub mod dice;
 pub mod links;
 pub mod list;
 pub mod paths;
-pub mod regions;
 pub mod text;
 
 use std::collections::HashSet;
