@@ -21,7 +21,7 @@ use crate::path::{Path, Step, Test};
 use super::dates::{DateMatch, DateReader, compare_read};
 use super::list::{DateLabel, LONG_TITLE, match_title, tree_distance};
 use super::paths::{RuleKind, node_rules};
-use super::text::{self, TitleMatch};
+use super::text::{self, FeedTitle, TitleMatch};
 use super::{density, dice};
 
 /// A Dice coefficient at least this high means the feed held the whole text.
@@ -221,6 +221,7 @@ fn title_node(
     sizes: &[u32],
 ) -> Option<NodeId> {
     let limit = title.chars().count() * 2 + 60;
+    let feed_title = FeedTitle::new(title);
     type Rank = (f32, u8, std::cmp::Reverse<u32>);
     let mut best: Option<(Rank, NodeId)> = None;
     let mut node = body;
@@ -233,7 +234,7 @@ fn title_node(
         if doc.is_element(node) && sizes[node.index()] as usize <= limit {
             let own = doc.text(node);
             if own.chars().count() <= limit
-                && let Some(m) = match_title(title, &own)
+                && let Some(m) = match_title(&feed_title, &own)
             {
                 let distance = content.map_or(0, |c| tree_distance(doc, c, node));
                 let rank = (m.score(), heading_rank(doc, node), std::cmp::Reverse(distance));

@@ -22,7 +22,7 @@ use crate::path::{Path, Step, Target, Test};
 use super::dates::{DateMatch, DateReader, compare_read};
 use super::links::{LinkKey, Site};
 use super::paths::{merge, merge_majority, relative_key, unique_path};
-use super::text::{self, TitleMatch, title_match};
+use super::text::{self, FeedTitle, TitleMatch};
 use crate::engines::regions::in_furniture;
 
 /// Largest subtree searched around a link for the item's title.
@@ -82,15 +82,15 @@ struct Candidate {
 
 /// Compare a page text with a feed title; a long title (that may hold the content) also
 /// matches the page text it starts with.
-pub fn match_title(feed_title: &str, page_text: &str) -> Option<TitleMatch> {
-    let found = title_match(feed_title, page_text);
-    if found.is_some() || feed_title.chars().count() <= LONG_TITLE {
+pub fn match_title(feed_title: &FeedTitle, page_text: &str) -> Option<TitleMatch> {
+    let found = feed_title.matches(page_text);
+    if found.is_some() || feed_title.chars() <= LONG_TITLE {
         return found;
     }
-    let feed = text::normalize(feed_title);
     let page = text::normalize(page_text);
     let page = text::strip_ellipsis(&page);
-    (page.chars().count() >= MIN_TITLE_PREFIX && feed.starts_with(page)).then_some(TitleMatch::Contained(0.5))
+    (page.chars().count() >= MIN_TITLE_PREFIX && feed_title.text().starts_with(page))
+        .then_some(TitleMatch::Contained(0.5))
 }
 
 /// The page's links by key: every `<a href>` of the body.
@@ -115,7 +115,7 @@ fn signature(doc: &Document, node: NodeId) -> String {
 }
 
 /// The best element for a title in the subtree of `top` (the deepest of the best).
-fn title_in(doc: &Document, top: NodeId, title: &str) -> Option<(NodeId, f32)> {
+fn title_in(doc: &Document, top: NodeId, title: &FeedTitle) -> Option<(NodeId, f32)> {
     let mut best: Option<(NodeId, f32)> = None;
     for node in std::iter::once(top).chain(doc.descendants(top)) {
         if !doc.is_element(node) || matches!(doc.tag(node), Some("script" | "style")) {
@@ -140,10 +140,11 @@ fn candidates(
     out: &mut Vec<Candidate>,
 ) {
     let before = out.len();
+    let title = FeedTitle::new(&feed_item.title);
     // A page links to a post a few times at most (title, thumbnail, "read more"); more links
     // to it say nothing more.
     for &anchor in anchors.iter().take(MAX_LINKS_PER_ITEM) {
-        if let Some(m) = match_title(&feed_item.title, &doc.text(anchor)) {
+        if let Some(m) = match_title(&title, &doc.text(anchor)) {
             out.push(Candidate { item, title: anchor, anchor: Some(anchor), score: m.score() });
             continue;
         }
@@ -155,8 +156,8 @@ fn candidates(
             if doc.node(level).end.0 - level.0 > NEAR_NODES as u32 {
                 break;
             }
-            if let Some((title, score)) = title_in(doc, level, &feed_item.title) {
-                out.push(Candidate { item, title, anchor: Some(anchor), score });
+            if let Some((node, score)) = title_in(doc, level, &title) {
+                out.push(Candidate { item, title: node, anchor: Some(anchor), score });
                 break;
             }
         }

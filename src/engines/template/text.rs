@@ -126,25 +126,53 @@ pub const SIMILAR_TITLE: f32 = 0.7;
 /// that "Rust" does not stand for "Why Rust is hard".
 pub const MIN_COVER: f32 = 0.5;
 
-/// Compare a page text with a (normalized) feed title. Texts are normalized here; an ellipsis
-/// at the end of either is ignored. `None`: not the same title.
-pub fn title_match(feed_title: &str, page_text: &str) -> Option<TitleMatch> {
-    let feed = normalize(feed_title);
-    let page = normalize(page_text);
-    let (feed, page) = (strip_ellipsis(&feed), strip_ellipsis(&page));
-    if feed.is_empty() || page.is_empty() {
-        return None;
+/// A feed title made ready to be compared with many page texts: normalized, its ellipsis
+/// stripped and its bigrams taken once.
+pub struct FeedTitle {
+    text: String,
+    chars: usize,
+    bigrams: IntSet,
+}
+
+impl FeedTitle {
+    pub fn new(title: &str) -> FeedTitle {
+        let text = strip_ellipsis(&normalize(title)).to_string();
+        FeedTitle { chars: text.chars().count(), bigrams: bigrams(&text), text }
     }
-    if feed == page {
-        return Some(TitleMatch::Exact);
+
+    /// The normalized title, without an ellipsis at its end.
+    pub fn text(&self) -> &str {
+        &self.text
     }
-    let (short, long) = if feed.len() <= page.len() { (feed, page) } else { (page, feed) };
-    let cover = short.chars().count() as f32 / long.chars().count() as f32;
-    if cover >= MIN_COVER && long.contains(short) {
-        return Some(TitleMatch::Contained(cover));
+
+    /// Its length in characters.
+    pub fn chars(&self) -> usize {
+        self.chars
     }
-    let d = dice(feed, page);
-    (d >= SIMILAR_TITLE).then_some(TitleMatch::Similar(d))
+
+    /// Compare with a page text, normalized here; an ellipsis at its end is ignored. `None`:
+    /// not the same title.
+    pub fn matches(&self, page_text: &str) -> Option<TitleMatch> {
+        let normalized = normalize(page_text);
+        let (feed, page) = (self.text.as_str(), strip_ellipsis(&normalized));
+        if feed.is_empty() || page.is_empty() {
+            return None;
+        }
+        if feed == page {
+            return Some(TitleMatch::Exact);
+        }
+        let page_chars = page.chars().count();
+        let (short, long, cover) = if feed.len() <= page.len() {
+            (feed, page, self.chars as f32 / page_chars as f32)
+        } else {
+            (page, feed, page_chars as f32 / self.chars as f32)
+        };
+        if cover >= MIN_COVER && long.contains(short) {
+            return Some(TitleMatch::Contained(cover));
+        }
+        let d = dice_sets(&self.bigrams, &bigrams(page));
+        (d >= SIMILAR_TITLE).then_some(TitleMatch::Similar(d))
+    }
 }
 
 /// For every node, how many visible non-space characters its text has (script and style
@@ -218,6 +246,10 @@ pub fn word_f1(output: &str, reference: &str) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn title_match(feed_title: &str, page_text: &str) -> Option<TitleMatch> {
+        FeedTitle::new(feed_title).matches(page_text)
+    }
 
     #[test]
     fn dice_has_low_sensitivity_to_word_order() {
