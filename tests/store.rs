@@ -547,3 +547,55 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
     let two = &stored[&guids[1]];
     assert_eq!((two.title.as_str(), two.content.as_deref()), ("Two, from its page", Some("<p>Two in full</p>")));
 }
+
+/// `html2rss migrate` (the command line): creates a database, upgrades an old one keeping its
+/// rows, says so, and refuses a newer schema and a PostgreSQL address with the reason.
+#[test]
+fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let migrate = |db: &str| {
+        let output =
+            std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let fresh = dir.path().join("fresh.db");
+    let (ok, out, err) = migrate(fresh.to_str().unwrap());
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("created at schema version {SCHEMA_VERSION}")), "{out}");
+    let (ok, out, _) = migrate(fresh.to_str().unwrap());
+    assert!(ok && out.contains("already at schema version"), "{out}");
+
+    // A file at schema version 2 with a source: migrated to the current version, the source kept.
+    let old = dir.path().join("old.db");
+    let raw = rusqlite::Connection::open(&old).unwrap();
+    raw.execute_batch(include_str!("../src/store/migrations/001_initial.sql")).unwrap();
+    raw.execute_batch(include_str!("../src/store/migrations/002_refresh_state.sql")).unwrap();
+    raw.execute_batch(
+        "PRAGMA user_version = 2;
+         INSERT INTO sources (id, url, update_interval, next_due, created, fresh)
+           VALUES (1, 'https://notes.example/', 3600, 0, 0, 0);",
+    )
+    .unwrap();
+    drop(raw);
+    let (ok, out, err) = migrate(old.to_str().unwrap());
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("migrated from schema version 2 to {SCHEMA_VERSION}")), "{out}");
+    let store = Store::open(&old).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert!(store.source_by_url(&url("https://notes.example/")).unwrap().is_some());
+
+    let newer = dir.path().join("newer.db");
+    rusqlite::Connection::open(&newer).unwrap().pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+    let (ok, _, err) = migrate(newer.to_str().unwrap());
+    assert!(!ok);
+    assert!(err.contains("newer.db") && err.contains("newer than this program"), "{err}");
+
+    let (ok, _, err) = migrate("postgres://feeds@db.example/feeds");
+    assert!(!ok);
+    assert!(err.contains("PostgreSQL address") && err.contains("SQLite file"), "{err}");
+    assert!(!std::path::Path::new("postgres:").exists(), "no file was made of the address");
+}

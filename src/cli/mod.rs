@@ -3,6 +3,7 @@
 mod eval;
 mod extract;
 mod inspect;
+mod migrate;
 mod rule;
 mod serve;
 mod source;
@@ -96,6 +97,15 @@ pub enum Command {
         #[command(subcommand)]
         command: RuleCommand,
     },
+    /// Create the database or bring its schema up to date, and say what was done.
+    Migrate {
+        /// TOML configuration file (its `db`).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The database: a SQLite file.
+        #[arg(long)]
+        db: Option<String>,
+    },
     /// Score the engines on a corpus laid out like ../shared/corpus/.
     Eval {
         /// The corpus directory (with `articles/`, `dates/`, `lists/`).
@@ -119,6 +129,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Train { feed, pages, base_url, out } => train::run(feed.as_deref(), &pages, base_url.as_ref(), &out),
         Command::Rule { command } => rule::run(command),
+        Command::Migrate { config, db } => migrate::run(config.as_deref(), db.as_deref()),
         Command::Eval { corpus_dir, algorithm, json } => eval::run(&corpus_dir, algorithm, json),
     }
 }

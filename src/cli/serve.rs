@@ -38,7 +38,8 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     // Opening the store creates or migrates the database now, so that a bad file stops the
     // server at start rather than at its first request.
-    let store = Store::open(&config.db).with_context(|| format!("cannot use the database {}", config.db.display()))?;
+    let db = super::migrate::sqlite_path(&config.db)?;
+    let store = Store::open(db).with_context(|| format!("cannot use the database {}", db.display()))?;
     let listener =
         std::net::TcpListener::bind(&config.listen).with_context(|| format!("cannot listen on {}", config.listen))?;
     let address = listener.local_addr()?;

@@ -17,17 +17,19 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
-/// Apply every migration the file has not had yet.
-pub fn migrate(conn: &mut Connection) -> Result<()> {
+/// Apply every migration the file has not had yet; the version the file had.
+pub fn migrate(conn: &mut Connection) -> Result<u32> {
+    let mut first_found = None;
     loop {
         // IMMEDIATE: two processes opening a new file at once do not both migrate it.
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let found: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        let had = *first_found.get_or_insert(found);
         if found > SCHEMA_VERSION {
             return Err(StoreError::TooNew { found, supported: SCHEMA_VERSION });
         }
         if found == SCHEMA_VERSION {
-            return Ok(());
+            return Ok(had);
         }
         let version = found + 1;
         let step = |tx: &rusqlite::Transaction| -> rusqlite::Result<()> {

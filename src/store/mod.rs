@@ -82,13 +82,18 @@ impl std::fmt::Debug for Store {
 impl Store {
     /// Open (or create) the database file and bring its schema up to date.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
+        Ok(Store::open_migrated(path)?.0)
+    }
+
+    /// [`Store::open`], telling which schema version the file had before (0: a new file).
+    pub fn open_migrated(path: impl AsRef<Path>) -> Result<(Store, u32)> {
         let path = path.as_ref().to_path_buf();
         let mut conn = connect(&path)?;
         // The journal mode is a property of the file: set once, before any transaction.
         conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
             .map_err(|error| StoreError::Open { path: path.clone(), error })?;
-        migrations::migrate(&mut conn)?;
-        Ok(Store { inner: Arc::new(Inner { path, idle: Mutex::new(vec![conn]) }) })
+        let had = migrations::migrate(&mut conn)?;
+        Ok((Store { inner: Arc::new(Inner { path, idle: Mutex::new(vec![conn]) }) }, had))
     }
 
     pub fn path(&self) -> &Path {
