@@ -583,3 +583,19 @@ fn a_short_post_beside_its_navigation_menu_is_an_article() {
     );
     assert!(decided_article(&html, 5), "a short article");
 }
+
+/// Class "menu outside any landmark": a short post under a row of label links in a plain
+/// `<div>` (no `<nav>`, no `<header>`) is still an article; labels are not post titles.
+#[test]
+fn a_short_post_under_a_row_of_labels_is_an_article() {
+    let menu: String = ["Home", "Archive", "Tags", "About me", "Contact"]
+        .iter()
+        .map(|t| format!(r#"<div class="item"><a href="/{}/">{t}</a></div>"#, t.to_lowercase().replace(' ', "-")))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Deleting disks at once</title></head><body><div class="top">{menu}</div>
+        <div class="body"><h1>Deleting disks at once</h1><p>How to delete many managed disks at once: list them by name,
+        then pipe the names to the delete command, one call per disk.</p></div></body></html>"#
+    );
+    assert!(decided_article(&html, 3), "a short article");
+}

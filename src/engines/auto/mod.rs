@@ -390,7 +390,9 @@ impl Analysis {
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
         if total >= MIN_SHORT_ARTICLE_CHARS
             && is_undated(page)
-            && (headline_leads(doc, &records, article.title_node) || records.iter().all(|&r| in_furniture(doc, r)))
+            && (headline_leads(doc, &records, article.title_node)
+                || records.iter().all(|&r| in_furniture(doc, r))
+                || are_labels(page))
         {
             return true;
         }
@@ -512,6 +514,15 @@ fn is_cjk(c: char) -> bool {
 fn is_undated(page: &Page) -> bool {
     let dated = page.items().filter(|item| item.date.is_some()).count();
     2 * dated <= page.item_count()
+}
+
+/// Longest title (weighted characters) of a menu entry or a label ("Home", "About me"): post
+/// titles are longer (the repeated-pattern engine reads titles from 20 on).
+const LABEL_CHARS: usize = 12;
+
+/// Whether every item's title is a label: the list is a menu, whatever element holds it.
+fn are_labels(page: &Page) -> bool {
+    page.items().all(|item| weight(&item.title) <= LABEL_CHARS)
 }
 
 /// Whether the page's headline (the heading its metadata names) comes before every record: an
