@@ -744,3 +744,68 @@ fn screen_reader_labels_are_not_content() {
     let content = extraction.page.items().next().unwrap().content.clone().unwrap();
     assert!(content.contains("the route") && !content.contains("open in new window"), "{content}");
 }
+
+/// Class "archive taken for an article": on a site whose posts live at `/slug/`, the archive
+/// (`/archives/`) has the shape of a post's URL. Where it lists only a few posts in a layout
+/// the template never saw, it is still a list page: its main text is links to the site's
+/// posts, not an article's text, and the posts are its items.
+#[test]
+fn an_archive_with_a_post_shaped_url_is_a_list() {
+    let feed = TrainingFeed {
+        title: "Walks".into(),
+        site: Url::parse("https://walks.example/").ok(),
+        items: (1..=3)
+            .map(|n| {
+                FeedItem::new(
+                    format!("Walking the coast path, day {n}"),
+                    Url::parse(&format!("https://walks.example/coast-day-{n}/")).ok(),
+                    date(&format!("2024-05-0{n}T08:00:00Z")),
+                )
+                .with_content(article_text(n), true)
+            })
+            .collect(),
+    };
+    let cards: String = (1..=3)
+        .rev()
+        .map(|n| {
+            format!(
+                r#"<article class="card"><h2><a href="/coast-day-{n}/">Walking the coast path, day {n}</a></h2>
+                <time datetime="2024-05-0{n}T08:00:00Z">May {n}</time><p>The path on day {n}.</p></article>"#
+            )
+        })
+        .collect();
+    let home = page(
+        &format!(r#"<html><head><title>Walks</title></head><body><main class="posts">{cards}</main></body></html>"#),
+        "https://walks.example/",
+    );
+    let article = |n: u32| {
+        page(
+            &small_blog_article(n, "").replace(&format!("/{n}/coast-day-{n}/"), &format!("/coast-day-{n}/")),
+            &format!("https://walks.example/coast-day-{n}/"),
+        )
+    };
+    let trained = template::train(&feed, &[home, article(1), article(2)], Utc::now()).unwrap();
+    let archive = page(
+        r#"<html><head><title>Archives | Walks</title></head><body><header><a href="/">Walks</a></header>
+        <div class="wrapper"><h1 class="title">Archives</h1><div class="year"><h2>2023</h2><ul>
+        <li><span class="date">Dec 24</span> <a href="/winter-walk/">A winter walk on the moor</a></li>
+        <li><span class="date">Nov 02</span> <a href="/autumn-walk/">Autumn leaves by the river</a></li>
+        </ul></div></div><footer>© 2024 Walks</footer></body></html>"#,
+        "https://walks.example/archives/",
+    );
+    let extraction = template::extract(&trained.rule, &archive, Utc::now());
+    let links: Vec<String> = extraction.page.items().map(|i| i.link.as_ref().unwrap().path().to_string()).collect();
+    assert_eq!(links, ["/winter-walk/", "/autumn-walk/"], "{}", trained.rule.to_xml());
+
+    // A photo post has no sentence either, but its date where the site's articles show theirs.
+    let photo = page(
+        r#"<html><head><title>Cliffs | Walks</title></head><body><header><a href="/">Walks</a></header>
+        <main><article><h1>Cliffs</h1><time datetime="2024-05-04T08:00:00Z">May 4, 2024</time>
+        <div class="body"><img src="/cliffs.jpg" alt=""></div><a href="/coast-day-3/">← Walking the coast path, day 3</a>
+        <a href="/coast-day-5/">Walking the coast path, day 5 →</a></article></main></body></html>"#,
+        "https://walks.example/cliffs/",
+    );
+    let extraction = template::extract(&trained.rule, &photo, Utc::now());
+    let links: Vec<String> = extraction.page.items().map(|i| i.link.as_ref().unwrap().path().to_string()).collect();
+    assert_eq!(links, ["/cliffs/"], "{}", trained.rule.to_xml());
+}

@@ -161,7 +161,7 @@ fn is_article_page(rule: &Rule, doc: &Document, now: DateTime<Utc>, posts: &Post
         return false;
     }
     let by_fields = || posts.shapes.is_empty() && template_article(rule, doc, now).is_some();
-    (article_url || by_fields()) && !reads_as_list(rule, doc, posts)
+    (article_url || by_fields()) && !reads_as_list(rule, doc, now, posts)
 }
 
 /// A text node outside links with at least this many characters (not spaces) is prose: a
@@ -221,15 +221,24 @@ fn text_mix(rule: &Rule, doc: &Document, posts: &Posts) -> TextMix {
 }
 
 /// Whether a page's main text is a list of the site's posts rather than prose: the content
-/// path selects several entries, or links to at least [`LIST_POSTS`] posts outweigh its prose.
-fn reads_as_list(rule: &Rule, doc: &Document, posts: &Posts) -> bool {
+/// path selects several entries, links to at least [`LIST_POSTS`] posts outweigh its prose,
+/// or it links to several posts, has no sentence at all and no date where the site's
+/// articles show theirs (a short archive at a URL of the posts' shape, `/archives/` beside
+/// `/slug/` posts; a photo post without a sentence still has its date, and links to the
+/// previous and the next post).
+fn reads_as_list(rule: &Rule, doc: &Document, now: DateTime<Utc>, posts: &Posts) -> bool {
     let entries =
         rule.article.as_ref().and_then(|a| a.content.as_ref()).map_or(0, |p| p.select_nodes(doc, doc.root()).len());
     if entries >= 2 {
         return true;
     }
     let mix = text_mix(rule, doc, posts);
-    mix.posts >= LIST_POSTS && mix.post_links >= mix.prose
+    if mix.posts >= LIST_POSTS && mix.post_links >= mix.prose {
+        return true;
+    }
+    let dates_articles = rule.article.as_ref().is_some_and(|a| a.date.is_some());
+    let undated = || template_article(rule, doc, now).is_none_or(|item| item.date.is_none());
+    mix.posts >= 2 && mix.prose == 0 && dates_articles && undated()
 }
 
 /// The page's links by key: every `<a href>` of the body.
