@@ -531,3 +531,21 @@ fn teaser_cards_of_other_stories_are_left_out() {
     assert!(text.contains("Paragraph 5 about the bridge"), "{text}");
     assert!(!text.contains("readers love") && !text.contains("Nuclear bank"), "{text}");
 }
+
+/// Class "paragraphs typed as line breaks": a source credit, then `<br><br>` and the lead with a
+/// quoted link, all in one `<p>`. Readability turns such a `<p>` into a `<div>` and then drops
+/// it for its links; the lead is the article's.
+#[test]
+fn a_lead_after_a_double_line_break_is_kept() {
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><div class="article-content">
+        <p><em><a href="https://wire.example/bridge">Town Wire</a></em><br /> <br />
+        The council will publish every bid for the new bridge before it votes, a
+        <a href="https://town.example/notes">note from the clerk says</a> after a long evening.<br />
+        <a href="/bridge.jpg"><img src="/bridge.jpg" width="450"></a></p>{}</div></body></html>"#,
+        prose("the bridge", 3)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("publish every bid") && text.contains("Paragraph 3 about the bridge"), "{text}");
+}

@@ -403,6 +403,14 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                         }
                         continue;
                     }
+                    if &**name == "br" {
+                        match paragraph_break(doc, n) {
+                            Some(Break::First) => out.push_str("</p><p>"),
+                            Some(Break::Rest) => {}
+                            None => out.push_str("<br>"),
+                        }
+                        continue;
+                    }
                     out.push('<');
                     out.push_str(name);
                     let unclassed = marks[n.index()] == Mark::Unclassed;
@@ -424,6 +432,31 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                 }
             },
         }
+    }
+}
+
+/// A `<br>` of a paragraph break typed as line breaks: two `<br>` or more in a row.
+enum Break {
+    First,
+    Rest,
+}
+
+/// Where a `<p>` holds a run of `<br>`s, the run is a paragraph break, and it is written as one
+/// (`</p><p>`): Readability turns such a `<p>` into a `<div>` around a new `<p>`, and then drops
+/// that `<div>` whole when its first line is a link (a source credit before the lead) and its
+/// link density passes Readability's limit.
+fn paragraph_break(doc: &Document, br: NodeId) -> Option<Break> {
+    let parent = doc.parent(br).filter(|&p| doc.is_tag(p, "p"))?;
+    let siblings = doc.children(parent);
+    let at = siblings.iter().position(|&s| s == br)?;
+    let significant = |s: &&NodeId| doc.text_node(**s).is_none_or(|t| !t.trim().is_empty());
+    let is_br = |s: Option<&NodeId>| s.is_some_and(|&s| doc.is_tag(s, "br"));
+    if is_br(siblings[..at].iter().rev().find(significant)) {
+        Some(Break::Rest)
+    } else if is_br(siblings[at + 1..].iter().find(significant)) {
+        Some(Break::First)
+    } else {
+        None
     }
 }
 
