@@ -1,5 +1,5 @@
-//! The store: sources, their items, rules, templates and settings in one SQLite file. The
-//! only module that knows SQLite.
+//! The store: sources, their items and rendered feeds, rules, templates and settings in one
+//! SQLite file. The only module that knows SQLite.
 //!
 //! The API is synchronous; the async server calls it from `spawn_blocking`. [`Store`] is cheap
 //! to clone and safe to share: each call borrows a connection from a small pool (an idle
@@ -22,6 +22,7 @@
 mod catalog;
 mod items;
 mod migrations;
+mod renders;
 mod sources;
 
 use std::path::{Path, PathBuf};
@@ -38,6 +39,7 @@ pub use items::{
     StoredItem,
 };
 pub use migrations::SCHEMA_VERSION;
+pub use renders::StoredRender;
 pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
 
 /// How long a call waits for another connection's write to finish before giving up.

@@ -10,8 +10,10 @@
 //! updater's next refresh adds the content, which changes the feed's `ETag` (until then readers
 //! get the feed as it was, and `304` for it).
 //!
-//! A stored feed is answered from the store, through the cache of rendered feeds, with a strong
-//! `ETag` and `Last-Modified` and `304` for readers that have it already. A URL not stored yet
+//! A stored feed is answered from its stored render (written when a refresh changed the feed;
+//! see [`crate::updater::renders`]) with the reader's self link filled in, through the cache of
+//! rendered feeds, with a strong `ETag` and `Last-Modified` and `304` for readers that have it
+//! already. A feed stored before renders were kept is rendered and kept at its first request. A URL not stored yet
 //! is fetched and extracted at once (the updater's own [`refresh_source`]), within the
 //! configured deadline; concurrent first requests for one URL share that one fetch, which runs
 //! to its end even when the readers stop waiting, so the next request finds the feed stored.
@@ -34,10 +36,10 @@ use url::Url;
 use super::cache::{CacheKey, Rendered};
 use super::{AppState, auth, plain, store_error};
 use crate::feed::filter::FeedFilter;
-use crate::feed::{self, FeedMeta, Format};
+use crate::feed::{self, FeedMeta, FeedTemplate, Format};
 use crate::fetch::{FetchError, FetchErrorKind};
 use crate::store::{FeedStamp, SourceSettings};
-use crate::updater::{RefreshError, Schedule, refresh_source};
+use crate::updater::{RefreshError, Schedule, refresh_source, render_stored};
 
 /// A first fetch in flight; every request waiting for the URL holds a clone.
 pub type Flight = Shared<BoxFuture<'static, Result<(), Arc<RefreshError>>>>;
@@ -315,7 +317,15 @@ async fn stored(
             let filter = query.filter.clone();
             // The semaphore is never closed, so acquiring fails only if it were.
             let _slot = state.store_slots.acquire().await.ok();
-            let made = state.blocking(move || render(&store, stamp, items, format, self_url, &filter)).await;
+            let made = state
+                .blocking(move || match self_url {
+                    Some(self_url) if filter.is_empty() => from_stored(&store, stamp, items, format, &self_url),
+                    // A filtered feed is one reader's choice among countless ones: rendered on
+                    // demand (and cached), never stored. So is a feed for a host that makes no
+                    // address (it has no self link).
+                    self_url => render(&store, stamp, items, format, self_url, &filter),
+                })
+                .await;
             match made {
                 Ok(Ok(Some(rendered))) => {
                     let rendered = Arc::new(rendered);
@@ -329,6 +339,37 @@ async fn stored(
         }
     };
     answer(request, &rendered, query.format)
+}
+
+/// The feed's stored render with the reader's self link: one row read. A feed stored before
+/// renders were kept (or whose render is of an older version) is rendered and kept now.
+fn from_stored(
+    store: &crate::store::Store,
+    stamp: FeedStamp,
+    items: usize,
+    format: Format,
+    self_url: &Url,
+) -> Result<Option<Rendered>, crate::store::StoreError> {
+    let render = match store.render(stamp.id, format)?.filter(|r| r.is_current(&stamp, items)) {
+        Some(render) => render,
+        None => {
+            match render_stored(store, stamp.id, items)?.and_then(|all| all.into_iter().find(|r| r.format == format)) {
+                Some(render) => render,
+                None => return Ok(None),
+            }
+        }
+    };
+    // The stored tag is of the text without self link; the one readers get covers it too.
+    let mut tag = Sha256::new();
+    tag.update(render.etag.as_bytes());
+    tag.update(self_url.as_str().as_bytes());
+    Ok(Some(Rendered {
+        feed_version: render.feed_version,
+        update_interval: render.update_interval,
+        body: Bytes::from(FeedTemplate::from_text(format, render.body).fill(self_url)),
+        etag: format!("\"{}\"", hex::encode(&tag.finalize()[..16])),
+        last_modified: render.last_modified,
+    }))
 }
 
 /// Read the feed from the store and write it. The version recorded is the stamp's: if the
