@@ -611,3 +611,30 @@ async fn feeds_stored_before_renders_were_kept_are_served_and_rendered_once() {
     assert_eq!(site.requests().iter().filter(|r| r.path == "/").count(), 1, "served from the store");
     server.stop().await;
 }
+
+/// `/healthz` reads the store's last ping: a database file that went away is a 503 with the
+/// reason, though the server's open connections would still answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_503_when_the_store_is_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("feeds.db");
+    let server = start(&config(&db), false);
+    let http = client();
+    let ok = http.get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!((ok.status(), ok.text().await.unwrap().as_str()), (StatusCode::OK, "ok\n"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let started = Instant::now();
+    loop {
+        let answer = http.get(server.url("/healthz")).send().await.unwrap();
+        if answer.status() == StatusCode::SERVICE_UNAVAILABLE {
+            let reason = answer.text().await.unwrap();
+            assert!(reason.contains("store unreachable") && reason.contains("feeds.db"), "{reason}");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "still healthy without its database");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server.stop().await;
+}

@@ -112,6 +112,21 @@ impl Store {
         self.with(|conn| Ok(conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?))
     }
 
+    /// Whether the database file answers a read, on a connection of its own that may not create
+    /// the file: a pooled connection keeps a removed or replaced file open and would answer for
+    /// a database that is gone.
+    pub fn ping(&self) -> Result<()> {
+        let path = &self.inner.path;
+        let open = || -> rusqlite::Result<()> {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let conn = Connection::open_with_flags(path, flags)?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get::<_, i64>(0))?;
+            Ok(())
+        };
+        open().map_err(|error| StoreError::Open { path: path.clone(), error })
+    }
+
     /// Run `f` on a pooled connection.
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
         let pooled = self.inner.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
