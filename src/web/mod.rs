@@ -43,8 +43,9 @@ use crate::updater::{PoolStatus, RefreshContext, lease_for};
 
 pub use auth::{AdminToken, admin_token};
 
-/// `/rss` store reads and renders at once at most; more would only add threads and store
-/// connections (and memory), not speed, on a machine of a few cores.
+/// `/rss` renders (and other blocking store work) at once at most; more would only add threads
+/// and store connections (and memory), not speed, on a machine of a few cores. Point reads
+/// run on the HTTP workers.
 const STORE_SLOTS: usize = 4;
 /// How often the store is pinged for `/healthz`.
 const PING_EVERY: Duration = Duration::from_secs(1);
@@ -94,8 +95,7 @@ pub struct AppState {
     flights: Mutex<HashMap<Url, rss::Flight>>,
     cache: cache::FeedCache,
     stamps: cache::StampCache,
-    /// `/rss` store reads and renders at once at most: each holds a store connection and a
-    /// blocking thread.
+    /// `/rss` renders at once at most: each holds a store connection and a blocking thread.
     store_slots: tokio::sync::Semaphore,
     limiter: auth::RateLimiter,
     /// Admin logins (`/admin?token=`) per client address: guessing the token is slowed to

@@ -38,7 +38,7 @@ use super::{AppState, auth, plain, store_error};
 use crate::feed::filter::FeedFilter;
 use crate::feed::{self, FeedMeta, FeedTemplate, Format};
 use crate::fetch::{FetchError, FetchErrorKind};
-use crate::store::{FeedStamp, SourceSettings};
+use crate::store::{FeedStamp, SourceSettings, StoredRender};
 use crate::updater::{RefreshError, Schedule, refresh_source, render_stored};
 
 /// A first fetch in flight; every request waiting for the URL holds a clone.
@@ -152,11 +152,9 @@ async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<Fe
     if let Some(stamp) = state.stamps.get(url, &state.ctx.changes, now) {
         return Ok(Some(stamp));
     }
-    let _slot = state.store_slots.acquire().await.ok();
     let noted = state.ctx.changes.current();
-    let store = state.ctx.store.clone();
-    let read_url = url.clone();
-    let stamp = state.blocking(move || store.feed_stamp(&read_url)).await?.map_err(store_error)?;
+    // One indexed row, read here on the HTTP worker like a stored render (see [`made`]).
+    let stamp = state.ctx.store.feed_stamp(url).map_err(store_error)?;
     if let Some(stamp) = stamp.filter(|s| s.item_count > 0) {
         state.stamps.put(url, stamp, noted, now);
     }
@@ -312,28 +310,13 @@ async fn stored(
         }
         None => {
             state.metrics.cache(false);
-            let self_url = Url::parse(&state.filtered_feed_url(&origin, &query.url, query.format, &query.filter)).ok();
-            let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
-            let filter = query.filter.clone();
-            // The semaphore is never closed, so acquiring fails only if it were.
-            let _slot = state.store_slots.acquire().await.ok();
-            let made = state
-                .blocking(move || match self_url {
-                    Some(self_url) if filter.is_empty() => from_stored(&store, stamp, items, format, &self_url),
-                    // A filtered feed is one reader's choice among countless ones: rendered on
-                    // demand (and cached), never stored. So is a feed for a host that makes no
-                    // address (it has no self link).
-                    self_url => render(&store, stamp, items, format, self_url, &filter),
-                })
-                .await;
-            match made {
-                Ok(Ok(Some(rendered))) => {
+            match made(state, query, stamp, &origin).await {
+                Ok(Some(rendered)) => {
                     let rendered = Arc::new(rendered);
                     state.cache.put(key, rendered.clone());
                     rendered
                 }
-                Ok(Ok(None)) => return plain(StatusCode::NOT_FOUND, "the feed was deleted just now"),
-                Ok(Err(error)) => return store_error(error),
+                Ok(None) => return plain(StatusCode::NOT_FOUND, "the feed was deleted just now"),
                 Err(response) => return response,
             }
         }
@@ -341,35 +324,53 @@ async fn stored(
     answer(request, &rendered, query.format)
 }
 
-/// The feed's stored render with the reader's self link: one row read. A feed stored before
-/// renders were kept (or whose render is of an older version) is rendered and kept now.
-fn from_stored(
-    store: &crate::store::Store,
+/// The feed as this reader gets it: its stored render with the reader's self link (one row
+/// read), else rendered now. `None`: the source is gone.
+async fn made(
+    state: &web::Data<AppState>,
+    query: &RssQuery,
     stamp: FeedStamp,
-    items: usize,
-    format: Format,
-    self_url: &Url,
-) -> Result<Option<Rendered>, crate::store::StoreError> {
-    let render = match store.render(stamp.id, format)?.filter(|r| r.is_current(&stamp, items)) {
-        Some(render) => render,
-        None => {
-            match render_stored(store, stamp.id, items)?.and_then(|all| all.into_iter().find(|r| r.format == format)) {
-                Some(render) => render,
-                None => return Ok(None),
-            }
+    origin: &str,
+) -> Result<Option<Rendered>, HttpResponse> {
+    let self_url = Url::parse(&state.filtered_feed_url(origin, &query.url, query.format, &query.filter)).ok();
+    let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
+    let filter = query.filter.clone();
+    let self_url = match self_url {
+        Some(self_url) if filter.is_empty() => self_url,
+        // A filtered feed is one reader's choice among countless ones: rendered on demand (and
+        // cached), never stored. So is a feed for a host that makes no address (no self link).
+        self_url => {
+            let _slot = state.store_slots.acquire().await.ok();
+            let made = state.blocking(move || render(&store, stamp, items, format, self_url, &filter)).await?;
+            return made.map_err(store_error);
         }
     };
+    // One row read by its key, here on the HTTP worker: it takes less time than handing it to a
+    // blocking thread and back (which measured as the larger part of serving a feed), and in
+    // WAL mode a reader never waits for the writer.
+    if let Some(render) = store.render(stamp.id, format).map_err(store_error)?.filter(|r| r.is_current(&stamp, items)) {
+        return Ok(Some(filled(render, &self_url)));
+    }
+    // Stored before renders were kept, or the feed moved on since: render and keep it now.
+    // The semaphore is never closed, so acquiring fails only if it were.
+    let _slot = state.store_slots.acquire().await.ok();
+    let rendered = state.blocking(move || render_stored(&store, stamp.id, items)).await?.map_err(store_error)?;
+    Ok(rendered.and_then(|all| all.into_iter().find(|r| r.format == format)).map(|render| filled(render, &self_url)))
+}
+
+/// A stored render with the reader's self link.
+fn filled(render: StoredRender, self_url: &Url) -> Rendered {
     // The stored tag is of the text without self link; the one readers get covers it too.
     let mut tag = Sha256::new();
     tag.update(render.etag.as_bytes());
     tag.update(self_url.as_str().as_bytes());
-    Ok(Some(Rendered {
+    Rendered {
         feed_version: render.feed_version,
         update_interval: render.update_interval,
-        body: Bytes::from(FeedTemplate::from_text(format, render.body).fill(self_url)),
+        body: Bytes::from(FeedTemplate::from_text(render.format, render.body).fill(self_url)),
         etag: format!("\"{}\"", hex::encode(&tag.finalize()[..16])),
         last_modified: render.last_modified,
-    }))
+    }
 }
 
 /// Read the feed from the store and write it. The version recorded is the stamp's: if the
