@@ -248,8 +248,8 @@ pub async fn refresh_claimed(
                 }
             }
         }
-        let (store, id, items) = (ctx.store.clone(), done.source.id, ctx.items_per_feed);
         if done.source.item_count > 0 {
+            let (store, id, items) = (ctx.store.clone(), done.source.id, ctx.items_per_feed);
             // The refresh stands without it: a request renders the feed when none is kept.
             let kept = blocking(move || renders::keep_renders(&store, id, items)).await;
             if let Err(error) = kept.and_then(|r| r.map_err(RefreshError::from)) {

@@ -13,10 +13,11 @@
 //! A stored feed is answered from its stored render (written when a refresh changed the feed;
 //! see [`crate::updater::renders`]) with the reader's self link filled in, through the cache of
 //! rendered feeds, with a strong `ETag` and `Last-Modified` and `304` for readers that have it
-//! already. A feed stored before renders were kept is rendered and kept at its first request. A URL not stored yet
-//! is fetched and extracted at once (the updater's own [`refresh_source`]), within the
-//! configured deadline; concurrent first requests for one URL share that one fetch, which runs
-//! to its end even when the readers stop waiting, so the next request finds the feed stored.
+//! already. A feed stored before renders were kept is rendered and kept at its first request.
+//! A URL not stored yet is fetched and extracted at once (the updater's own
+//! [`refresh_source`]), within the configured deadline; concurrent first requests for one URL
+//! share that one fetch, which runs to its end even when the readers stop waiting, so the next
+//! request finds the feed stored.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
