@@ -181,6 +181,7 @@ fn main() {
             patience: Duration::from_secs(5),
         },
         train_templates: false,
+        items_per_feed: 50,
     });
     let config = PoolConfig {
         fresh_workers: 0,

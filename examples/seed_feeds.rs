@@ -1,16 +1,19 @@
 //! Fill a database with stored feeds for `scripts/bench_rss.sh`: N sources of 20 items each,
 //! fetched "just now" and not due for a week (so a server started on it serves them from the
-//! store and its updater stays idle), and print their `/rss` paths, one a line.
+//! store and its updater stays idle), with their feeds rendered and kept as the refresh that
+//! stored them would have, and print their `/rss` paths, one a line.
 //!
 //! `cargo run --release --example seed_feeds -- DB SOURCES > paths.txt`
 
 use std::time::Duration;
 
 use chrono::{TimeDelta, Utc};
+use html2rss::config::Config;
 use html2rss::engines::{Engine, Extraction};
 use html2rss::fetch::Validators;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{FetchRecord, Health, SourceSettings, Store};
+use html2rss::updater::render_stored;
 use url::Url;
 
 const ITEMS: usize = 20;
@@ -55,6 +58,7 @@ fn main() {
             health: Health::Ok,
         };
         store.record_fetch(stored.id, &record).expect("record");
+        render_stored(&store, stored.id, Config::default().items_per_feed).expect("render");
         let encoded: String = url::form_urlencoded::byte_serialize(url.as_str().as_bytes()).collect();
         println!("/rss?url={encoded}");
     }

@@ -7,7 +7,7 @@
 #
 # Two scenarios, each with wrk (Debian's `wrk`) at 64 connections over 2 threads:
 #   hot: requests spread over HOT feeds (readers polling popular feeds: rendered text cached);
-#   all: requests spread over every stored feed (mostly rendered anew from the store);
+#   all: requests spread over every stored feed (mostly a stored render read from the store);
 #   and, as the baseline of the same run, /healthz (the HTTP stack alone): the feed scenarios
 #   are reported as a ratio of its requests/s.
 # Reports requests/s, p50/p99 latency, the server's resident memory (now and peak), and the

@@ -4,10 +4,15 @@
 
 mod common;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use common::http::{Reply, TestServer};
 use common::server::{ADMIN_TOKEN, client, config, start};
+use html2rss::feed::{FeedMeta, Format};
+use html2rss::store::{SCHEMA_VERSION, SourceId, Store};
+use html2rss::updater::{Schedule, refresh_source};
 use reqwest::StatusCode;
 
 /// A news page with dated items, a "most read" list, and the feed it advertises (with the
@@ -482,5 +487,154 @@ async fn include_exclude_and_limit_shape_the_feed() {
     let bad = get("&include=%28").await.unwrap();
     assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
     assert!(bad.text().await.unwrap().contains("`include` is not a usable regular expression"));
+    server.stop().await;
+}
+
+/// A news page of `count` dated stories, which the time patterns read.
+fn stories_html(count: usize) -> String {
+    let items: String = (1..=count)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/news/{i}\">Story number {i}</a> <span class=date>2024-05-{:02} 10:00</span></li>",
+                20 - i
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><html><head><title>Loopback Daily</title></head><body><ul class=\"news\">{items}</ul></body></html>"
+    )
+}
+
+/// The feed as the writer gives it now from the stored items, with the self link `self_url`.
+fn fresh_render(store: &Store, id: SourceId, items: usize, format: Format, self_url: &str) -> String {
+    let feed = store.feed(id, items).unwrap().unwrap();
+    let source = &feed.source;
+    let meta = FeedMeta {
+        self_url: Some(url::Url::parse(self_url).unwrap()),
+        updated: source.last_change.unwrap_or(source.created).fixed_offset(),
+        ttl_minutes: Some(Schedule::ttl_minutes(source.settings.update_interval)),
+    };
+    html2rss::feed::write(&feed.page, format, &meta)
+}
+
+/// A refresh that changes a feed keeps its renders in every format; `/rss` serves the stored
+/// render with the reader's self link, equal to a fresh render, and a changed feed replaces
+/// it and its `ETag`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feeds_are_served_from_stored_renders_that_a_change_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(&dir.path().join("feeds.db"));
+    let server = start(&config, false);
+    let stories = Arc::new(AtomicUsize::new(3));
+    let count = stories.clone();
+    let site = TestServer::start(move |request| match request.path.as_str() {
+        "/" => Reply::html(stories_html(count.load(Ordering::SeqCst))),
+        _ => Reply::status(404),
+    });
+    let page = site.url("/");
+    let http = client();
+    let first = http.get(server.rss(&page, "")).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    let store = &server.ctx.store;
+    let source = store.source_by_url(&url::Url::parse(&page).unwrap()).unwrap().unwrap();
+    let formats = [(Format::Rss, ""), (Format::Atom, "&format=atom"), (Format::Json, "&format=json")];
+    for (format, _) in formats {
+        let render = store.render(source.id, format).unwrap().expect("the first fetch kept a render of each format");
+        assert_eq!(render.feed_version, source.feed_version, "{format}");
+    }
+    for (format, extra) in formats {
+        let served = http.get(server.rss(&page, extra)).send().await.unwrap().text().await.unwrap();
+        assert_eq!(served, fresh_render(store, source.id, config.items_per_feed, format, &server.rss(&page, extra)));
+        assert_eq!(titles(served.as_bytes()), ["Story number 1", "Story number 2", "Story number 3"], "{format}");
+    }
+
+    // Served from the stored render, not rendered: a server with an empty cache gives what the
+    // store holds, here altered behind its back.
+    let mut altered = store.render(source.id, Format::Rss).unwrap().unwrap();
+    altered.body = altered.body.replace("Story number 2", "Story number two, as stored");
+    assert!(store.put_renders(source.id, &[altered]).unwrap());
+    let second = start(&config, false);
+    let served = http.get(second.rss(&page, "")).send().await.unwrap().text().await.unwrap();
+    assert!(served.contains("Story number two, as stored"), "{served}");
+    assert!(served.contains(&format!("href=\"http://{}/rss?url=", second.addr)), "its own self link: {served}");
+    second.stop().await;
+
+    // The page changes: the refresh replaces the renders, readers get the new feed and ETag.
+    stories.store(4, Ordering::SeqCst);
+    let refreshed = refresh_source(&server.ctx, source.id, chrono::Utc::now()).await.unwrap();
+    assert_eq!(refreshed.merge.unwrap().new, 1);
+    let render = store.render(source.id, Format::Rss).unwrap().unwrap();
+    assert_eq!(render.feed_version, refreshed.source.feed_version);
+    assert!(!render.body.contains("as stored"));
+    let changed = http.get(server.rss(&page, "")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
+    let served = changed.text().await.unwrap();
+    assert_eq!(served, fresh_render(store, source.id, config.items_per_feed, Format::Rss, &server.rss(&page, "")));
+    assert_eq!(titles(served.as_bytes()).len(), 4);
+    server.stop().await;
+}
+
+/// A database of the previous schema version (feeds stored, no renders) is migrated when the
+/// server opens it and still serves its feeds: each is rendered and kept at its first request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feeds_stored_before_renders_were_kept_are_served_and_rendered_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("feeds.db");
+    let config = config(&db);
+    let site = news_site();
+    let page = site.url("/");
+    let http = client();
+    let server = start(&config, false);
+    assert_eq!(http.get(server.rss(&page, "")).send().await.unwrap().status(), StatusCode::OK);
+    server.stop().await;
+    // What the previous version left: the same file without the renders table.
+    let raw = rusqlite::Connection::open(&db).unwrap();
+    raw.execute_batch(&format!("DROP TABLE renders; PRAGMA user_version = {};", SCHEMA_VERSION - 1)).unwrap();
+    drop(raw);
+
+    let server = start(&config, false);
+    let store = &server.ctx.store;
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let source = store.source_by_url(&url::Url::parse(&page).unwrap()).unwrap().unwrap();
+    assert!(store.render(source.id, Format::Atom).unwrap().is_none());
+    let served = http.get(server.rss(&page, "&format=atom")).send().await.unwrap();
+    assert_eq!(served.status(), StatusCode::OK);
+    let served = served.text().await.unwrap();
+    let self_url = server.rss(&page, "&format=atom");
+    assert_eq!(served, fresh_render(store, source.id, config.items_per_feed, Format::Atom, &self_url));
+    assert_eq!(titles(served.as_bytes()).len(), 3);
+    for format in [Format::Rss, Format::Atom, Format::Json] {
+        assert!(store.render(source.id, format).unwrap().is_some(), "{format} kept at the first request");
+    }
+    assert_eq!(site.requests().iter().filter(|r| r.path == "/").count(), 1, "served from the store");
+    server.stop().await;
+}
+
+/// `/healthz` reads the store's last ping: a database file that went away is a 503 with the
+/// reason, though the server's open connections would still answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_503_when_the_store_is_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("feeds.db");
+    let server = start(&config(&db), false);
+    let http = client();
+    let ok = http.get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!((ok.status(), ok.text().await.unwrap().as_str()), (StatusCode::OK, "ok\n"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let started = Instant::now();
+    loop {
+        let answer = http.get(server.url("/healthz")).send().await.unwrap();
+        if answer.status() == StatusCode::SERVICE_UNAVAILABLE {
+            let reason = answer.text().await.unwrap();
+            assert!(reason.contains("store unreachable") && reason.contains("feeds.db"), "{reason}");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "still healthy without its database");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     server.stop().await;
 }

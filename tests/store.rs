@@ -11,7 +11,7 @@ use html2rss::fetch::Validators;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{
     ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, NewRule, SCHEMA_VERSION, SourceSettings, Store,
-    StoreError, Template,
+    StoreError, StoredRender, Template,
 };
 use url::Url;
 
@@ -598,4 +598,40 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     assert!(!ok);
     assert!(err.contains("PostgreSQL address") && err.contains("SQLite file"), "{err}");
     assert!(!std::path::Path::new("postgres:").exists(), "no file was made of the address");
+}
+
+/// Renders are kept only for the feed version they were written from, replaced by the next
+/// one, read back as written, and go with their source.
+#[test]
+fn renders_are_kept_for_their_feed_version_and_go_with_their_source() {
+    let (_dir, store) = open();
+    let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
+    let one = item("One", Some("https://news.example/1"), Some("2024-05-01T10:00:00Z"));
+    store.merge(source.id, &extraction(vec![(None, vec![one])]), at(1)).unwrap();
+    let version = store.source(source.id).unwrap().unwrap().feed_version;
+    let render = |feed_version: u64, body: &str| StoredRender {
+        format: Format::Atom,
+        feed_version,
+        update_interval: Duration::from_secs(3600),
+        item_limit: 50,
+        last_modified: at(1),
+        etag: format!("tag of {body}"),
+        body: body.to_string(),
+    };
+    assert!(store.render(source.id, Format::Atom).unwrap().is_none());
+    assert!(!store.renders_current(source.id, 50).unwrap());
+    assert!(store.put_renders(source.id, &[render(version, "first")]).unwrap());
+    assert_eq!(store.render(source.id, Format::Atom).unwrap(), Some(render(version, "first")));
+    assert!(store.render(source.id, Format::Json).unwrap().is_none(), "one row per format");
+    assert!(!store.put_renders(source.id, &[render(version - 1, "older")]).unwrap(), "an older version");
+    assert_eq!(store.render(source.id, Format::Atom).unwrap().unwrap().body, "first");
+
+    let two = item("Two", Some("https://news.example/2"), Some("2024-05-02T10:00:00Z"));
+    store.merge(source.id, &extraction(vec![(None, vec![two])]), at(2)).unwrap();
+    let newer = store.source(source.id).unwrap().unwrap().feed_version;
+    assert!(newer > version);
+    assert!(store.put_renders(source.id, &[render(newer, "second")]).unwrap());
+    assert_eq!(store.render(source.id, Format::Atom).unwrap().unwrap().body, "second");
+    assert!(store.delete_source(source.id).unwrap());
+    assert!(store.render(source.id, Format::Atom).unwrap().is_none(), "deleted with its source");
 }

@@ -117,6 +117,7 @@ fn context_reading_dates(
             patience: Duration::from_secs(5),
         },
         train_templates: false,
+        items_per_feed: 50,
     };
     assert_eq!(ctx.reload_rules().unwrap(), 1);
     Arc::new(ctx)

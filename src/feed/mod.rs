@@ -83,6 +83,59 @@ pub fn write(page: &Page, format: Format, meta: &FeedMeta) -> String {
     }
 }
 
+/// A feed written without its self link, the one part that depends on the reader: the address
+/// it uses (the configured public URL or the request's host) and the feed token. Written once
+/// when the feed changes, then filled per reader with [`FeedTemplate::fill`], which copies text
+/// and writes nothing anew.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedTemplate {
+    format: Format,
+    /// The feed with a NUL where each self link goes. No format ever writes a NUL (XML forbids
+    /// it and [`xml_clean`] drops it; JSON escapes it), so the gaps are unambiguous.
+    text: String,
+}
+
+impl FeedTemplate {
+    /// Write the page as a feed with gaps for its self link (`meta.self_url` is not used).
+    pub fn write(page: &Page, format: Format, meta: &FeedMeta) -> FeedTemplate {
+        // A random address that no page's text holds, made only of characters every format
+        // writes as they are, marks the self links; each becomes a NUL.
+        let marker = format!("https://self-link.invalid/{:032x}", rand::random::<u128>());
+        let meta = FeedMeta { self_url: Url::parse(&marker).ok(), ..meta.clone() };
+        FeedTemplate { format, text: write(page, format, &meta).replace(&marker, "\0") }
+    }
+
+    /// A template as [`FeedTemplate::text`] gave it.
+    pub fn from_text(format: Format, text: String) -> FeedTemplate {
+        FeedTemplate { format, text }
+    }
+
+    /// The text to keep, gaps included.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The feed as [`write`] writes it with `self_url`.
+    pub fn fill(&self, self_url: &Url) -> String {
+        let link = match self.format {
+            Format::Rss | Format::Atom => quick_xml::escape::escape(self_url.as_str()),
+            Format::Json => {
+                let quoted = serde_json::to_string(self_url.as_str()).expect("a string always serializes");
+                std::borrow::Cow::Owned(quoted[1..quoted.len() - 1].to_string())
+            }
+        };
+        let gaps = self.text.matches('\0').count();
+        let mut out = String::with_capacity(self.text.len() + gaps * link.len());
+        for (i, part) in self.text.split('\0').enumerate() {
+            if i > 0 {
+                out.push_str(&link);
+            }
+            out.push_str(part);
+        }
+        out
+    }
+}
+
 /// A stable identifier for an item: its link, else a hash of its title.
 pub fn guid(item: &Item) -> String {
     match &item.link {
@@ -166,6 +219,21 @@ mod tests {
         assert!(text.contains("<guid>https://example.org/p/1</guid>"));
         assert!(text.contains("<dc:creator>Ann Author</dc:creator>"));
         assert!(!text.contains('\u{1}'));
+    }
+
+    #[test]
+    fn a_filled_template_is_the_feed_written_with_that_self_link() {
+        let meta = FeedMeta { ttl_minutes: Some(60), ..FeedMeta::new(page().date.unwrap()) };
+        // Characters each format escapes differently: `&` and `'` (XML), none in JSON.
+        let self_url =
+            Url::parse("http://h\u{e9}st:8080/o'k/rss?url=https%3A%2F%2Fexample.org%2F&format=atom&token=a+b").unwrap();
+        for format in [Format::Rss, Format::Atom, Format::Json] {
+            let template = FeedTemplate::write(&page(), format, &meta);
+            assert!(!template.text().contains("self-link.invalid"), "{format}");
+            let fresh = write(&page(), format, &FeedMeta { self_url: Some(self_url.clone()), ..meta.clone() });
+            let kept = FeedTemplate::from_text(format, template.text().to_string());
+            assert_eq!(kept.fill(&self_url), fresh, "{format}");
+        }
     }
 
     #[test]

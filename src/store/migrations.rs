@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/003_full_text.sql"),
     include_str!("migrations/004_article_dates.sql"),
     include_str!("migrations/005_page_feed.sql"),
+    include_str!("migrations/006_renders.sql"),
 ];
 
 /// The schema version this program writes.

@@ -1,5 +1,5 @@
-//! The store: sources, their items, rules, templates and settings in one SQLite file. The
-//! only module that knows SQLite.
+//! The store: sources, their items and rendered feeds, rules, templates and settings in one
+//! SQLite file. The only module that knows SQLite.
 //!
 //! The API is synchronous; the async server calls it from `spawn_blocking`. [`Store`] is cheap
 //! to clone and safe to share: each call borrows a connection from a small pool (an idle
@@ -22,6 +22,7 @@
 mod catalog;
 mod items;
 mod migrations;
+mod renders;
 mod sources;
 
 use std::path::{Path, PathBuf};
@@ -38,6 +39,7 @@ pub use items::{
     StoredItem,
 };
 pub use migrations::SCHEMA_VERSION;
+pub use renders::StoredRender;
 pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
 
 /// How long a call waits for another connection's write to finish before giving up.
@@ -108,6 +110,21 @@ impl Store {
     /// SQLite's own consistency check: `"ok"` when the file is sound.
     pub fn integrity_check(&self) -> Result<String> {
         self.with(|conn| Ok(conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?))
+    }
+
+    /// Whether the database file answers a read, on a connection of its own that may not create
+    /// the file: a pooled connection keeps a removed or replaced file open and would answer for
+    /// a database that is gone.
+    pub fn ping(&self) -> Result<()> {
+        let path = &self.inner.path;
+        let open = || -> rusqlite::Result<()> {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let conn = Connection::open_with_flags(path, flags)?;
+            conn.busy_timeout(BUSY_TIMEOUT)?;
+            conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get::<_, i64>(0))?;
+            Ok(())
+        };
+        open().map_err(|error| StoreError::Open { path: path.clone(), error })
     }
 
     /// Run `f` on a pooled connection.

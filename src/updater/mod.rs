@@ -21,11 +21,15 @@
 //! A source that is not new then has its site's template trained when one is due
 //! ([`train::train_site`]: at most once a day per site, when the site has a feed).
 //!
+//! Last, when the refresh changed the feed, it is rendered in every format and kept in the
+//! store ([`renders`]): readers are served those renders.
+//!
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
 //! politeness, graceful shutdown.
 
 pub mod changes;
 pub mod pool;
+pub mod renders;
 pub mod schedule;
 pub mod stats;
 pub mod train;
@@ -53,6 +57,7 @@ use crate::store::{
 
 pub use changes::FeedChanges;
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
+pub use renders::render_stored;
 pub use schedule::Schedule;
 pub use stats::{DateRun, RefreshOutcome, Stats, StatsSnapshot};
 
@@ -71,6 +76,8 @@ pub struct RefreshContext {
     pub articles: ArticleSettings,
     /// Train templates for sites that have a feed ([`train::train_site`]).
     pub train_templates: bool,
+    /// The newest items a feed holds: its stored renders are written with this many.
+    pub items_per_feed: usize,
 }
 
 /// How item pages are fetched after a refresh, for full text and for dates.
@@ -126,6 +133,7 @@ impl RefreshContext {
             changes: FeedChanges::default(),
             articles: ArticleSettings::from_config(config),
             train_templates: config.updater.train_templates,
+            items_per_feed: config.items_per_feed,
         };
         context.reload_rules().map_err(SetupError::Store)?;
         Ok(context)
@@ -238,6 +246,14 @@ pub async fn refresh_claimed(
                 if let Some(train::Training::Failed(reason)) = &done.training {
                     tracing::info!("no template for {}: {reason}", done.source.url);
                 }
+            }
+        }
+        if done.source.item_count > 0 {
+            let (store, id, items) = (ctx.store.clone(), done.source.id, ctx.items_per_feed);
+            // The refresh stands without it: a request renders the feed when none is kept.
+            let kept = blocking(move || renders::keep_renders(&store, id, items)).await;
+            if let Err(error) = kept.and_then(|r| r.map_err(RefreshError::from)) {
+                tracing::error!("cannot keep the renders of {}: {error}", done.source.url);
             }
         }
     }

@@ -3,6 +3,10 @@
 //! address readers use (it is in the feed's self link), and checks on every request that the
 //! store's feed has not moved on (its version and interval, which sets the `ttl`). The cache
 //! holds at most a budget of bytes and forgets the oldest entries first.
+//!
+//! Hand-written rather than moka (a `sync::Cache` with a byte weigher): in `bench_rss.sh`
+//! (10,000 feeds, 8 MiB) moka served requests spread over all feeds at 0.31-0.34 of
+//! `/healthz`, this one at 0.38 (its inserts cost more, and nearly every request there is one).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -70,7 +70,7 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         &mut out,
         "html2rss_feed_cache_requests_total",
         "counter",
-        "Stored feeds answered from rendered text or rendered anew.",
+        "Stored feeds answered from the cache of filled feeds (hit) or from the store (miss).",
     );
     let _ = writeln!(
         out,

@@ -10,11 +10,14 @@
 //! updater's next refresh adds the content, which changes the feed's `ETag` (until then readers
 //! get the feed as it was, and `304` for it).
 //!
-//! A stored feed is answered from the store, through the cache of rendered feeds, with a strong
-//! `ETag` and `Last-Modified` and `304` for readers that have it already. A URL not stored yet
-//! is fetched and extracted at once (the updater's own [`refresh_source`]), within the
-//! configured deadline; concurrent first requests for one URL share that one fetch, which runs
-//! to its end even when the readers stop waiting, so the next request finds the feed stored.
+//! A stored feed is answered from its stored render (written when a refresh changed the feed;
+//! see [`crate::updater::renders`]) with the reader's self link filled in, through the cache of
+//! rendered feeds, with a strong `ETag` and `Last-Modified` and `304` for readers that have it
+//! already. A feed stored before renders were kept is rendered and kept at its first request.
+//! A URL not stored yet is fetched and extracted at once (the updater's own
+//! [`refresh_source`]), within the configured deadline; concurrent first requests for one URL
+//! share that one fetch, which runs to its end even when the readers stop waiting, so the next
+//! request finds the feed stored.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -34,10 +37,10 @@ use url::Url;
 use super::cache::{CacheKey, Rendered};
 use super::{AppState, auth, plain, store_error};
 use crate::feed::filter::FeedFilter;
-use crate::feed::{self, FeedMeta, Format};
+use crate::feed::{self, FeedMeta, FeedTemplate, Format};
 use crate::fetch::{FetchError, FetchErrorKind};
-use crate::store::{FeedStamp, SourceSettings};
-use crate::updater::{RefreshError, Schedule, refresh_source};
+use crate::store::{FeedStamp, SourceSettings, StoredRender};
+use crate::updater::{RefreshError, Schedule, refresh_source, render_stored};
 
 /// A first fetch in flight; every request waiting for the URL holds a clone.
 pub type Flight = Shared<BoxFuture<'static, Result<(), Arc<RefreshError>>>>;
@@ -150,11 +153,9 @@ async fn known_stamp(state: &web::Data<AppState>, url: &Url) -> Result<Option<Fe
     if let Some(stamp) = state.stamps.get(url, &state.ctx.changes, now) {
         return Ok(Some(stamp));
     }
-    let _slot = state.store_slots.acquire().await.ok();
     let noted = state.ctx.changes.current();
-    let store = state.ctx.store.clone();
-    let read_url = url.clone();
-    let stamp = state.blocking(move || store.feed_stamp(&read_url)).await?.map_err(store_error)?;
+    // One indexed row, read here on the HTTP worker like a stored render (see [`made`]).
+    let stamp = state.ctx.store.feed_stamp(url).map_err(store_error)?;
     if let Some(stamp) = stamp.filter(|s| s.item_count > 0) {
         state.stamps.put(url, stamp, noted, now);
     }
@@ -310,25 +311,67 @@ async fn stored(
         }
         None => {
             state.metrics.cache(false);
-            let self_url = Url::parse(&state.filtered_feed_url(&origin, &query.url, query.format, &query.filter)).ok();
-            let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
-            let filter = query.filter.clone();
-            // The semaphore is never closed, so acquiring fails only if it were.
-            let _slot = state.store_slots.acquire().await.ok();
-            let made = state.blocking(move || render(&store, stamp, items, format, self_url, &filter)).await;
-            match made {
-                Ok(Ok(Some(rendered))) => {
+            match made(state, query, stamp, &origin).await {
+                Ok(Some(rendered)) => {
                     let rendered = Arc::new(rendered);
                     state.cache.put(key, rendered.clone());
                     rendered
                 }
-                Ok(Ok(None)) => return plain(StatusCode::NOT_FOUND, "the feed was deleted just now"),
-                Ok(Err(error)) => return store_error(error),
+                Ok(None) => return plain(StatusCode::NOT_FOUND, "the feed was deleted just now"),
                 Err(response) => return response,
             }
         }
     };
     answer(request, &rendered, query.format)
+}
+
+/// The feed as this reader gets it: its stored render with the reader's self link (one row
+/// read), else rendered now. `None`: the source is gone.
+async fn made(
+    state: &web::Data<AppState>,
+    query: &RssQuery,
+    stamp: FeedStamp,
+    origin: &str,
+) -> Result<Option<Rendered>, HttpResponse> {
+    let self_url = Url::parse(&state.filtered_feed_url(origin, &query.url, query.format, &query.filter)).ok();
+    let (store, items, format) = (state.ctx.store.clone(), state.settings.items_per_feed, query.format);
+    let filter = query.filter.clone();
+    let self_url = match self_url {
+        Some(self_url) if filter.is_empty() => self_url,
+        // A filtered feed is one reader's choice among countless ones: rendered on demand (and
+        // cached), never stored. So is a feed for a host that makes no address (no self link).
+        self_url => {
+            let _slot = state.store_slots.acquire().await.ok();
+            let made = state.blocking(move || render(&store, stamp, items, format, self_url, &filter)).await?;
+            return made.map_err(store_error);
+        }
+    };
+    // One row read by its key, here on the HTTP worker: it takes less time than handing it to a
+    // blocking thread and back (which measured as the larger part of serving a feed), and in
+    // WAL mode a reader never waits for the writer.
+    if let Some(render) = store.render(stamp.id, format).map_err(store_error)?.filter(|r| r.is_current(&stamp, items)) {
+        return Ok(Some(filled(render, &self_url)));
+    }
+    // Stored before renders were kept, or the feed moved on since: render and keep it now.
+    // The semaphore is never closed, so acquiring fails only if it were.
+    let _slot = state.store_slots.acquire().await.ok();
+    let rendered = state.blocking(move || render_stored(&store, stamp.id, items)).await?.map_err(store_error)?;
+    Ok(rendered.and_then(|all| all.into_iter().find(|r| r.format == format)).map(|render| filled(render, &self_url)))
+}
+
+/// A stored render with the reader's self link.
+fn filled(render: StoredRender, self_url: &Url) -> Rendered {
+    // The stored tag is of the text without self link; the one readers get covers it too.
+    let mut tag = Sha256::new();
+    tag.update(render.etag.as_bytes());
+    tag.update(self_url.as_str().as_bytes());
+    Rendered {
+        feed_version: render.feed_version,
+        update_interval: render.update_interval,
+        body: Bytes::from(FeedTemplate::from_text(render.format, render.body).fill(self_url)),
+        etag: format!("\"{}\"", hex::encode(&tag.finalize()[..16])),
+        last_modified: render.last_modified,
+    }
 }
 
 /// Read the feed from the store and write it. The version recorded is the stamp's: if the
