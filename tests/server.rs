@@ -18,14 +18,7 @@ use reqwest::StatusCode;
 /// A news page with dated items, a "most read" list, and the feed it advertises (with the
 /// same items, so whichever engine reads the page, the feed is the same).
 fn page_html() -> String {
-    let items: String = (1..=3)
-        .map(|i| {
-            format!(
-                "<li><a href=\"/news/{i}\">Story number {i}</a> <span class=date>2024-05-{:02} 10:00</span></li>",
-                20 - i
-            )
-        })
-        .collect();
+    let items = story_items(3);
     format!(
         r#"<!doctype html><html><head><title>Loopback Daily</title>
         <link rel="alternate" type="application/rss+xml" href="/feed.xml"></head>
@@ -490,16 +483,21 @@ async fn include_exclude_and_limit_shape_the_feed() {
     server.stop().await;
 }
 
-/// A news page of `count` dated stories, which the time patterns read.
-fn stories_html(count: usize) -> String {
-    let items: String = (1..=count)
+/// `count` dated stories as list items, newest first.
+fn story_items(count: usize) -> String {
+    (1..=count)
         .map(|i| {
             format!(
                 "<li><a href=\"/news/{i}\">Story number {i}</a> <span class=date>2024-05-{:02} 10:00</span></li>",
                 20 - i
             )
         })
-        .collect();
+        .collect()
+}
+
+/// A news page of `count` dated stories, which the time patterns read.
+fn stories_html(count: usize) -> String {
+    let items = story_items(count);
     format!(
         "<!doctype html><html><head><title>Loopback Daily</title></head><body><ul class=\"news\">{items}</ul></body></html>"
     )
