@@ -481,11 +481,26 @@ async fn discover_train_and_enrich_over_http() {
 /// A small blog for the tests below: a feed of three posts with their full text, and an
 /// article page of each (`canonical`: whether it declares its URL).
 fn small_blog_feed() -> TrainingFeed {
+    small_blog_feed_at(dated_post_path)
+}
+
+/// Where the small blog keeps post `n`: `/n/coast-day-n/`.
+fn dated_post_path(n: u32) -> String {
+    format!("/{n}/coast-day-{n}/")
+}
+
+/// Where a blog with `/slug/` posts keeps post `n`.
+fn slug_post_path(n: u32) -> String {
+    format!("/coast-day-{n}/")
+}
+
+/// The small blog's feed with its posts at `post_path`.
+fn small_blog_feed_at(post_path: fn(u32) -> String) -> TrainingFeed {
     let items = (1..=3)
         .map(|n| {
             FeedItem::new(
                 format!("Walking the coast path, day {n}"),
-                Url::parse(&format!("https://walks.example/{n}/coast-day-{n}/")).ok(),
+                Url::parse(&format!("https://walks.example{}", post_path(n))).ok(),
                 date(&format!("2024-05-0{n}T08:00:00Z")),
             )
             .with_content(article_text(n), true)
@@ -533,12 +548,18 @@ fn saved_article_pages_without_urls_are_recognized() {
 
 /// The small blog's homepage: its three posts as cards.
 fn small_blog_home() -> Document {
+    small_blog_home_at(dated_post_path)
+}
+
+/// The small blog's homepage with its posts at `post_path`.
+fn small_blog_home_at(post_path: fn(u32) -> String) -> Document {
     let cards: String = (1..=3)
         .rev()
         .map(|n| {
             format!(
-                r#"<article class="card"><h2><a href="/{n}/coast-day-{n}/">Walking the coast path, day {n}</a></h2>
-                <time datetime="2024-05-0{n}T08:00:00Z">May {n}</time><p>The path on day {n}.</p></article>"#
+                r#"<article class="card"><h2><a href="{}">Walking the coast path, day {n}</a></h2>
+                <time datetime="2024-05-0{n}T08:00:00Z">May {n}</time><p>The path on day {n}.</p></article>"#,
+                post_path(n)
             )
         })
         .collect();
@@ -751,33 +772,8 @@ fn screen_reader_labels_are_not_content() {
 /// posts, not an article's text, and the posts are its items.
 #[test]
 fn an_archive_with_a_post_shaped_url_is_a_list() {
-    let feed = TrainingFeed {
-        title: "Walks".into(),
-        site: Url::parse("https://walks.example/").ok(),
-        items: (1..=3)
-            .map(|n| {
-                FeedItem::new(
-                    format!("Walking the coast path, day {n}"),
-                    Url::parse(&format!("https://walks.example/coast-day-{n}/")).ok(),
-                    date(&format!("2024-05-0{n}T08:00:00Z")),
-                )
-                .with_content(article_text(n), true)
-            })
-            .collect(),
-    };
-    let cards: String = (1..=3)
-        .rev()
-        .map(|n| {
-            format!(
-                r#"<article class="card"><h2><a href="/coast-day-{n}/">Walking the coast path, day {n}</a></h2>
-                <time datetime="2024-05-0{n}T08:00:00Z">May {n}</time><p>The path on day {n}.</p></article>"#
-            )
-        })
-        .collect();
-    let home = page(
-        &format!(r#"<html><head><title>Walks</title></head><body><main class="posts">{cards}</main></body></html>"#),
-        "https://walks.example/",
-    );
+    let feed = small_blog_feed_at(slug_post_path);
+    let home = small_blog_home_at(slug_post_path);
     let article = |n: u32| {
         page(
             &small_blog_article(n, "").replace(&format!("/{n}/coast-day-{n}/"), &format!("/coast-day-{n}/")),
