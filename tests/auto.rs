@@ -599,3 +599,37 @@ fn a_short_post_under_a_row_of_labels_is_an_article() {
     );
     assert!(decided_article(&html, 3), "a short article");
 }
+
+/// Class "comments under a short post": a photo post of two sentences followed by its dated
+/// comments is an article; the commenters' links are marked `rel=nofollow`/`ugc`, as comment
+/// systems do, and a site never marks links to its own posts so. The same page with the site's
+/// own dated posts under an intro of the same length is a category page: a list.
+#[test]
+fn dated_comments_under_a_short_post_are_no_list() {
+    let records = |rel: &str, path: &str| -> String {
+        TOWNS
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                format!(
+                    r#"<li><span class="author"><a href="https://{host}.example{path}" {rel}>{t} by a reader</a></span>
+                    <span>October {day}, 2012</span><p>What a lovely picture, thank you for sharing it with us.</p></li>"#,
+                    host = if path.is_empty() { format!("reader{i}") } else { "blog".into() },
+                    path = path.replace("N", &i.to_string()),
+                    day = i + 2
+                )
+            })
+            .collect()
+    };
+    let page = |list: String| {
+        format!(
+            r#"<html><head><title>In the old town</title></head><body><h1>In the old town</h1>
+            <p>A walk through the old town on a grey morning. The shirt is vintage, the bag a gift from my sister.</p>
+            <ol>{list}</ol></body></html>"#
+        )
+    };
+    let comments = page(records(r#"rel="external nofollow ugc""#, ""));
+    assert!(decided_article(&comments, 4), "a short post with its comments");
+    let posts = page(records("", "/2012/10/post-N/"));
+    assert!(!decided_article(&posts, 4), "a category page of the site's own posts");
+}

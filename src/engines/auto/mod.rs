@@ -388,18 +388,30 @@ impl Analysis {
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
-        if total >= MIN_SHORT_ARTICLE_CHARS
-            && is_undated(page)
-            && (headline_leads(doc, &records, article.title_node)
-                || records.iter().all(|&r| in_furniture(doc, r))
-                || are_labels(page))
-        {
-            return true;
+        if total >= MIN_SHORT_ARTICLE_CHARS {
+            let leads = headline_leads(doc, &records, article.title_node);
+            let undated = is_undated(page);
+            if (leads && (undated || self.list_is_off_content(doc)))
+                || (undated && (records.iter().all(|&r| in_furniture(doc, r)) || are_labels(page)))
+            {
+                return true;
+            }
         }
         if total < MIN_ARTICLE_CHARS {
             return false;
         }
         total.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
+    }
+
+    /// Whether the list's records sit where no item list of the page does (a comment section, a
+    /// sidebar, a "recent posts" box, by tag, landmark role or class): comments and widgets are
+    /// dated too, so their dates do not make them the page's items.
+    fn list_is_off_content(&self, doc: &Document) -> bool {
+        let Some(candidate) = self.chosen() else { return false };
+        let headlines: Vec<NodeId> =
+            candidate.records.iter().filter_map(|r| Some(self.repeated.links[r.headline?].node)).collect();
+        let unendorsed = headlines.iter().filter(|&&n| is_unendorsed(doc, n)).count();
+        2 * unendorsed > headlines.len()
     }
 
     /// The candidates with their scores and votes, and why the winner won.
@@ -507,6 +519,14 @@ fn weight(text: &str) -> usize {
 
 fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
+}
+
+/// Whether a link is marked as user content or as not vouched for (`rel=ugc`, `rel=nofollow`):
+/// what commenters link to. A site never marks the links to its own posts so.
+fn is_unendorsed(doc: &Document, link: NodeId) -> bool {
+    doc.attr(link, "rel").is_some_and(|rel| {
+        rel.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("ugc") || w.eq_ignore_ascii_case("nofollow"))
+    })
 }
 
 /// Whether most items of the list have no date: an article's related links, menus or comments
