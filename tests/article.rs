@@ -549,3 +549,22 @@ fn a_lead_after_a_double_line_break_is_kept() {
         article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
     assert!(text.contains("publish every bid") && text.contains("Paragraph 3 about the bridge"), "{text}");
 }
+
+/// Class "legal notice longer than the article": a short match report, then the site's
+/// copyright block (a list of trademarks, as long as the report). The notice is the site's, on
+/// every page; its size does not make it the article's.
+#[test]
+fn a_long_copyright_notice_is_left_out() {
+    let trademarks = "The league shield, the cup, the arena names and logos, the winter classic name, the \
+        awards name and logo are registered trademarks of the league. "
+        .repeat(6);
+    let html = format!(
+        r#"<html><body><div id="page"><h1>Harbour beat the Millers 9-1</h1><div class="story">{}</div>
+        <div id="c_copyright"><div id="copyright">{trademarks} All Rights Reserved.</div></div></div></body></html>"#,
+        prose("the match", 3)
+    );
+    let text =
+        article::extract(&page("https://league.example/news/match", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 3 about the match"), "{text}");
+    assert!(!text.contains("registered trademarks"), "{text}");
+}

@@ -165,6 +165,15 @@ fn is_boilerplate_class(words: &[String]) -> bool {
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
 
+/// Stems of the class and id words of a site's legal notice (`copyright`, `disclaimer`): the
+/// same on every page of the site, never the article, however long (a sports league's list
+/// of trademarks outweighs a short match report).
+const LEGAL_STEMS: &[&str] = &["copyright", "disclaimer"];
+
+fn is_legal_notice(words: &[String]) -> bool {
+    words.iter().any(|w| LEGAL_STEMS.iter().any(|stem| w.contains(stem)))
+}
+
 /// Hidden from sight, or decorative (`aria-hidden`): not the article's text.
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
     is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
@@ -263,6 +272,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                         && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
+            || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id);
         if drop {
