@@ -568,3 +568,49 @@ fn a_long_copyright_notice_is_left_out() {
     assert!(text.contains("Paragraph 3 about the match"), "{text}");
     assert!(!text.contains("registered trademarks"), "{text}");
 }
+
+/// Class "boxes of teaser cards beside the text": a second column of boxes, each a heading
+/// over cards (a linked heading and a teaser each), holds more text than a short post. The
+/// boxes are left out whatever their class; a document whose sections' headings link to
+/// themselves (`#part-2`) keeps every section.
+#[test]
+fn boxes_of_teaser_cards_are_left_out_but_self_linked_sections_stay() {
+    let cards = |box_title: &str, topics: [&str; 4]| -> String {
+        let cards: String = topics
+            .iter()
+            .map(|t| {
+                format!(
+                    r#"<div class="entry"><p>November 12</p><h5><a href="/2012/11/12/{t}/">{t}</a></h5>
+                    <p>{t}: an unrelated answer makes for a password that is easy to remember, and hard to
+                    break for anyone who knows a little about you, your family and your town.</p></div>"#
+                )
+            })
+            .collect();
+        format!(r#"<div class="box module"><h4>{box_title}</h4>{cards}</div>"#)
+    };
+    let html = format!(
+        r#"<html><body><div class="wrap"><div id="a"><h1>Photos from camera to tablet</h1>
+        <div class="post">{}</div></div><div id="c">{}{}</div></div></body></html>"#,
+        prose("the camera", 3),
+        cards("Recent Posts", ["Password questions", "Filtering videos", "Slow add-ons", "Two tablets"]),
+        cards("Most Emailed", ["Old docks", "New cables", "Card readers", "Photo apps"]),
+    );
+    let text = article::extract(&page("https://gadgets.example/2012/11/06/photos/", &html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("Paragraph 3 about the camera"), "{text}");
+    assert!(!text.contains("unrelated answer"), "{text}");
+
+    let sections: String = (1..=4)
+        .map(|i| {
+            format!(
+                r##"<section><h2><a href="#part-{i}">Part {i}</a></h2>{}</section>"##,
+                prose(&format!("part {i}"), 1)
+            )
+        })
+        .collect();
+    let html =
+        format!(r#"<html><body><h1>A guide in four parts</h1><div class="guide">{sections}</div></body></html>"#);
+    let text = article::extract(&page("https://docs.example/guide/", &html), &Hints::default()).content_text.unwrap();
+    assert!((1..=4).all(|i| text.contains(&format!("about part {i}"))), "{text}");
+}

@@ -266,7 +266,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
-                    || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
+                    || (matches!(tag, "ul" | "ol" | "div" | "section" | "aside") && is_teaser_list(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
@@ -687,17 +687,30 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
 /// Fewest items of a list of teasers: one or two linked headings may be the article's own list.
 const TEASER_LIST_MIN_ITEMS: usize = 3;
 
-/// A list whose every item holds a heading that is nothing but a link: cards of other stories
-/// ("read more", "most popular"), a headline and a teaser each. An article's own lists hold
-/// points and steps, not linked headings.
+/// A list or box whose every item holds a heading that is nothing but a link to another page:
+/// cards of other stories ("recent posts", "most popular"), a headline and a teaser each. The
+/// items are the list's `<li>`s, or a box's children of its most common tag (a "Recent Posts"
+/// heading over its cards). An article's own lists hold points and steps, and its sections'
+/// headings link, if at all, to themselves (`#intro`).
 fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
-    let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_tag(c, "li")).collect();
+    let children: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_element(c)).collect();
+    let mut tags: Vec<&str> = children.iter().filter_map(|&c| doc.tag(c)).collect();
+    tags.sort_unstable();
+    let Some(item_tag) = tags.chunk_by(|a, b| a == b).max_by_key(|run| run.len()).map(|run| run[0]) else {
+        return false;
+    };
+    let items: Vec<NodeId> = children.into_iter().filter(|&c| doc.is_tag(c, item_tag)).collect();
+    let links_away = |heading: NodeId| {
+        doc.descendants(heading)
+            .any(|a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some_and(|h| !h.trim_start().starts_with('#')))
+    };
     items.len() >= TEASER_LIST_MIN_ITEMS
         && items.iter().all(|&item| {
             doc.descendants(item).any(|d| {
                 matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
                     && stats.chars(doc, d) > 0
                     && stats.prose(doc, d) == 0
+                    && links_away(d)
             })
         })
 }
