@@ -259,6 +259,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         // class says (`content-with-sidebar`, `article has-comments`).
         let holds_title = title_node.is_some_and(|t| doc.contains(id, t));
         let holds_text = main_text.is_some_and(|m| doc.contains(id, m));
+        // A box of teaser cards after the main text is another story's furniture ("Recent
+        // Posts"); one before it may be the page's own list of stories above a footer's prose.
+        let after_text = || main_text.is_some_and(|m| id.0 >= doc.node(m).end.0);
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
             || (small()
@@ -266,7 +269,8 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
-                    || (matches!(tag, "ul" | "ol" | "div" | "section" | "aside") && is_teaser_list(doc, id, &stats))
+                    || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
+                    || (matches!(tag, "div" | "section" | "aside") && after_text() && is_teaser_list(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
