@@ -633,3 +633,33 @@ fn dated_comments_under_a_short_post_are_no_list() {
     let posts = page(records("", "/2012/10/post-N/"));
     assert!(!decided_article(&posts, 4), "a category page of the site's own posts");
 }
+
+/// Class "intro box above the posts": a homepage opens with a profile of several paragraphs
+/// (longer than its dated post list's titles), and names itself only by the site's name
+/// (`<title>` and `og:site_name` alike). A page titled so is the site's home: its dated list
+/// is what it offers. The same profile on a page that names its own headline is an article
+/// with its author's recent posts under it.
+#[test]
+fn a_page_titled_with_the_site_name_alone_is_its_dated_list() {
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<li><a href="/posts/post-{i}/">{t} and the town</a> <time datetime="2021-0{m}-1{i}">2021-0{m}-1{i}</time></li>"#,
+                m = i + 1
+            )
+        })
+        .collect();
+    let profile = "<p>I am a doctoral student at the university of the coast, where I study how small towns keep \
+        their ferries, mills and markets going through long winters.</p>"
+        .repeat(3);
+    let page = |title: &str| {
+        format!(
+            r#"<html><head><title>{title}</title><meta property="og:site_name" content="Yan Wang"></head>
+            <body><main><h1>{title}</h1><div class="intro">{profile}</div><h2>Recent posts</h2><ul>{posts}</ul></main></body></html>"#
+        )
+    };
+    assert!(!decided_article(&page("Yan Wang"), 6), "the site's home");
+    assert!(decided_article(&page("Winter ferries"), 6), "an article with its author's recent posts");
+}

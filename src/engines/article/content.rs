@@ -270,7 +270,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
                     || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
-                    || (matches!(tag, "div" | "section" | "aside") && after_text() && is_teaser_list(doc, id, &stats))
+                    || (matches!(tag, "div" | "section" | "aside")
+                        && after_text()
+                        && is_teaser_list(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })

@@ -240,6 +240,10 @@ pub struct Metadata {
     pub lead_image: Option<Url>,
     /// The page's own summary (`og:description`, `description`).
     pub description: Option<String>,
+    /// Whether every title the page gives itself (`<title>`, `og:title`, JSON-LD `headline`) is
+    /// the site's name (`og:site_name`): the site's home or a section of it, never an article,
+    /// which names its headline somewhere.
+    pub title_is_site_name: bool,
 }
 
 const TITLE_META: &[&str] =
@@ -322,7 +326,9 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
         .find_map(|href| doc.resolve(&href).filter(|u| u.scheme() != "file" || doc.url.scheme() == "file"));
 
     let description = tags.first(DESCRIPTION_META).map(collapse_whitespace).filter(|d| !d.is_empty());
-    Metadata { tags, json_ld, title, title_node, author, lang, lead_image, description }
+    let title_is_site_name =
+        !title_candidates.is_empty() && title_candidates.iter().all(|t| site_names.contains(&title_key(t)));
+    Metadata { tags, json_ld, title, title_node, author, lang, lead_image, description, title_is_site_name }
 }
 
 /// `"Headline | Site"` → `["Headline", "Site"]`.

@@ -65,6 +65,9 @@ pub struct Article {
     /// The headline element on the page, when one matches the metadata.
     #[serde(skip)]
     pub title_node: Option<NodeId>,
+    /// Whether the page's whole title is the site's name (its home or a section).
+    #[serde(skip)]
+    pub title_is_site_name: bool,
 }
 
 impl Article {
@@ -90,6 +93,7 @@ pub fn extract(doc: &Document, hints: &Hints) -> Article {
         content_html: content.as_ref().map(|c| c.html.clone()),
         content_text: content.map(|c| c.text),
         title_node: meta.title_node,
+        title_is_site_name: meta.title_is_site_name,
     }
 }
 

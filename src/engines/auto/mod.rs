@@ -385,6 +385,11 @@ impl Analysis {
         if page.item_count() == 0 {
             return true;
         }
+        // A page titled with the site's name alone is its home or a section: its dated list is
+        // what it offers, and its text (an intro box, an "about me") is no article.
+        if article.title_is_site_name && !is_undated(page) {
+            return false;
+        }
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
