@@ -614,3 +614,30 @@ fn boxes_of_teaser_cards_are_left_out_but_self_linked_sections_stay() {
     let text = article::extract(&page("https://docs.example/guide/", &html), &Hints::default()).content_text.unwrap();
     assert!((1..=4).all(|i| text.contains(&format!("about part {i}"))), "{text}");
 }
+
+/// Class "calendar widget": a blog's month grid (a table of day numbers) beside a post is no
+/// part of it; a table of figures in the post is.
+#[test]
+fn a_month_grid_is_left_out_but_a_table_of_figures_stays() {
+    let weeks: String = (0..5)
+        .map(|w| {
+            let days: String = (1..=7)
+                .map(|d| w * 7 + d)
+                .map(|d| format!("<td>{}</td>", if d <= 31 { d.to_string() } else { String::new() }))
+                .collect();
+            format!("<tr>{days}</tr>")
+        })
+        .collect();
+    let figures =
+        "<table><tr><td>Ferry</td><td>1,250 riders</td></tr><tr><td>Bridge</td><td>8,400 cars</td></tr></table>";
+    let html = format!(
+        r#"<html><body><div class="wrap"><h1>A winter of ferries</h1>{}{figures}
+        <table id="calendar"><caption>December 2006</caption><tr><th>M</th><th>T</th><th>W</th><th>T</th><th>F</th><th>S</th><th>S</th></tr>{weeks}</table></div></body></html>"#,
+        prose("the ferries", 3)
+    );
+    let text = article::extract(&page("https://blog.example/2006/12/ferries/", &html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("8,400 cars") && text.contains("Paragraph 3 about the ferries"), "{text}");
+    assert!(!text.contains("\n\n17\n\n") && !text.contains("December 2006"), "{text}");
+}

@@ -269,6 +269,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
+                    || (tag == "table" && is_month_grid(doc, id))
                     || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
                     || (matches!(tag, "div" | "section" | "aside")
                         && after_text()
@@ -342,6 +343,21 @@ fn beside_media(doc: &Document, n: NodeId) -> bool {
 
 /// Longest text of a picture's own element (a credit, an alternative text shown).
 const CREDIT_MAX_CHARS: usize = 100;
+
+/// Fewest cells of a month's grid: four weeks.
+const MONTH_GRID_MIN_CELLS: usize = 28;
+
+/// A calendar widget: a table whose cells are day numbers (1–31) or empty, a blog's archive by
+/// day. An article's tables hold figures of several digits, words and units.
+fn is_month_grid(doc: &Document, table: NodeId) -> bool {
+    let cells: Vec<String> = doc.descendants(table).filter(|&c| doc.is_tag(c, "td")).map(|c| doc.text(c)).collect();
+    let is_day = |text: &str| {
+        let text = text.trim();
+        text.is_empty() || text.parse::<u8>().is_ok_and(|d| (1..=31).contains(&d))
+    };
+    let days = cells.iter().filter(|c| is_day(c)).count();
+    cells.len() >= MONTH_GRID_MIN_CELLS && 10 * days >= 9 * cells.len()
+}
 
 /// A link to a tag or category page (`rel="tag"`): the article's keywords, not its text.
 fn is_tag_link(doc: &Document, n: NodeId) -> bool {
