@@ -585,7 +585,8 @@ fn a_short_post_beside_its_navigation_menu_is_an_article() {
 }
 
 /// Class "menu outside any landmark": a short post under a row of label links in a plain
-/// `<div>` (no `<nav>`, no `<header>`) is still an article; labels are not post titles.
+/// `<div>` (no `<nav>`, no `<header>`) is still an article; labels are not post titles. So is
+/// an about page of one line.
 #[test]
 fn a_short_post_under_a_row_of_labels_is_an_article() {
     let menu: String = ["Home", "Archive", "Tags", "About me", "Contact"]
@@ -598,6 +599,12 @@ fn a_short_post_under_a_row_of_labels_is_an_article() {
         then pipe the names to the delete command, one call per disk.</p></div></body></html>"#
     );
     assert!(decided_article(&html, 3), "a short article");
+    // An about page of one line under the same menu: a menu is no list, however little text.
+    let about = format!(
+        r#"<html><head><title>About</title></head><body><div class="top">{menu}</div>
+        <div class="body"><p>I write about disks and clouds.</p></div></body></html>"#
+    );
+    assert!(decided_article(&about, 3), "an about page");
 }
 
 /// Class "comments under a short post": a photo post of two sentences followed by its dated

@@ -393,11 +393,15 @@ impl Analysis {
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
+        let undated = is_undated(page);
+        // A row of labels is a menu, not a list of items, however little text the page has.
+        if undated && are_labels(page) {
+            return true;
+        }
         if total >= MIN_SHORT_ARTICLE_CHARS {
             let leads = headline_leads(doc, &records, article.title_node);
-            let undated = is_undated(page);
             if (leads && (undated || self.list_is_off_content(doc)))
-                || (undated && (records.iter().all(|&r| in_furniture(doc, r)) || are_labels(page)))
+                || (undated && records.iter().all(|&r| in_furniture(doc, r)))
             {
                 return true;
             }
