@@ -33,6 +33,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("pl.txt", include_str!("../../../time_patterns/pl.txt")),
     ("ar.txt", include_str!("../../../time_patterns/ar.txt")),
     ("tr.txt", include_str!("../../../time_patterns/tr.txt")),
+    ("ro.txt", include_str!("../../../time_patterns/ro.txt")),
+    ("cs.txt", include_str!("../../../time_patterns/cs.txt")),
+    ("sk.txt", include_str!("../../../time_patterns/sk.txt")),
+    ("hu.txt", include_str!("../../../time_patterns/hu.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
