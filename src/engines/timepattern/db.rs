@@ -37,6 +37,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ("cs.txt", include_str!("../../../time_patterns/cs.txt")),
     ("sk.txt", include_str!("../../../time_patterns/sk.txt")),
     ("hu.txt", include_str!("../../../time_patterns/hu.txt")),
+    ("sv.txt", include_str!("../../../time_patterns/sv.txt")),
+    ("da.txt", include_str!("../../../time_patterns/da.txt")),
+    ("nb.txt", include_str!("../../../time_patterns/nb.txt")),
+    ("fi.txt", include_str!("../../../time_patterns/fi.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
