@@ -41,6 +41,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("da.txt", include_str!("../../../time_patterns/da.txt")),
     ("nb.txt", include_str!("../../../time_patterns/nb.txt")),
     ("fi.txt", include_str!("../../../time_patterns/fi.txt")),
+    ("el.txt", include_str!("../../../time_patterns/el.txt")),
+    ("uk.txt", include_str!("../../../time_patterns/uk.txt")),
+    ("bg.txt", include_str!("../../../time_patterns/bg.txt")),
+    ("hr.txt", include_str!("../../../time_patterns/hr.txt")),
+    ("sl.txt", include_str!("../../../time_patterns/sl.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
