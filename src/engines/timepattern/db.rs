@@ -46,6 +46,9 @@ const BUILTIN: &[(&str, &str)] = &[
     ("bg.txt", include_str!("../../../time_patterns/bg.txt")),
     ("hr.txt", include_str!("../../../time_patterns/hr.txt")),
     ("sl.txt", include_str!("../../../time_patterns/sl.txt")),
+    ("lt.txt", include_str!("../../../time_patterns/lt.txt")),
+    ("lv.txt", include_str!("../../../time_patterns/lv.txt")),
+    ("et.txt", include_str!("../../../time_patterns/et.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
