@@ -49,6 +49,11 @@ const BUILTIN: &[(&str, &str)] = &[
     ("lt.txt", include_str!("../../../time_patterns/lt.txt")),
     ("lv.txt", include_str!("../../../time_patterns/lv.txt")),
     ("et.txt", include_str!("../../../time_patterns/et.txt")),
+    ("ca.txt", include_str!("../../../time_patterns/ca.txt")),
+    ("id.txt", include_str!("../../../time_patterns/id.txt")),
+    ("vi.txt", include_str!("../../../time_patterns/vi.txt")),
+    ("he.txt", include_str!("../../../time_patterns/he.txt")),
+    ("hi.txt", include_str!("../../../time_patterns/hi.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
