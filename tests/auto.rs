@@ -670,3 +670,33 @@ fn a_page_titled_with_the_site_name_alone_is_its_dated_list() {
     assert!(!decided_article(&page("Yan Wang"), 6), "the site's home");
     assert!(decided_article(&page("Winter ferries"), 6), "an article with its author's recent posts");
 }
+
+/// Class "resource links before the headline": a short post under a column of undated links to
+/// the site's guides, which comes first in the page and sits in no landmark. The headline names
+/// the post, so its sentences are an article. The same page headed by the site's name alone is
+/// the site's list of guides.
+#[test]
+fn a_headlined_short_post_after_undated_links_is_an_article() {
+    let guides: String = [
+        "Stock photo agencies",
+        "Photographer agents",
+        "Photography consultants",
+        "Photo book publishers",
+        "Promo card examples",
+        "Wildlife photographers",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| format!(r#"<div class="guide"><h4><a href="/2008/0{m}/guide-{i}/">{t}</a></h4></div>"#, m = i + 1))
+    .collect();
+    let page = |title: &str| {
+        format!(
+            r#"<html><head><title>{title}</title><meta property="og:site_name" content="Photo Editor"></head>
+            <body><div class="left">{guides}</div><div class="center"><h1>{title}</h1>
+            <p>This four-part series follows combat photographers in three cities, and what it costs them to bring the pictures home.</p>
+            </div></body></html>"#
+        )
+    };
+    assert!(decided_article(&page("New documentary follows conflict photographers"), 6), "a short post");
+    assert!(!decided_article(&page("Photo Editor"), 6), "the site's list of guides");
+}

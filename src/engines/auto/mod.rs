@@ -372,8 +372,8 @@ impl Analysis {
     /// Whether the page is an article rather than a list of items, given what the article
     /// extractor made of it: a page without a list is one; else the main text must have a
     /// text of its own — at least [`MIN_ARTICLE_CHARS`] beyond what the list's records hold —,
-    /// or be a short article's sentences beside an undated list that follows its headline or
-    /// lies in the page's furniture (menus, footer links).
+    /// or be a short article's sentences under its headline or beside furniture (menus, footer
+    /// links) when the list is undated, or followed by comments.
     /// On a list page the main text is missing, a teaser, or the records themselves (full
     /// posts on a blog's homepage); on an article page the list is its related posts, menus
     /// or comments, beside the text, or a list of links inside it that holds little of it.
@@ -399,9 +399,12 @@ impl Analysis {
             return true;
         }
         if total >= MIN_SHORT_ARTICLE_CHARS {
-            let leads = headline_leads(doc, &records, article.title_node);
-            if (leads && (undated || self.list_is_off_content(doc)))
-                || (undated && records.iter().all(|&r| in_furniture(doc, r)))
+            // A headline that names the page (not the site) makes its sentences an article, and
+            // an undated list beside them its menu, resources or related links, wherever they
+            // sit; list pages date their posts or name themselves by the site.
+            let headlined = article.title_node.is_some() && !article.title_is_site_name;
+            if (undated && (headlined || records.iter().all(|&r| in_furniture(doc, r))))
+                || (headline_leads(doc, &records, article.title_node) && self.list_is_off_content(doc))
             {
                 return true;
             }
