@@ -391,7 +391,7 @@ impl Analysis {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
-        let total = weight(content);
+        let total = prose_weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
         let undated = is_undated(page);
         // A row of labels is a menu, not a list of items, however little text the page has.
@@ -533,6 +533,12 @@ fn is_cjk(c: char) -> bool {
     matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0xAC00..=0xD7AF)
 }
 
+/// Weighted characters of the text's paragraphs longer than a label: a column of labels,
+/// counts or times (an archive widget's months, "26 minutes ago") is no article's text.
+fn prose_weight(text: &str) -> usize {
+    text.split("\n\n").map(weight).filter(|&w| w > LABEL_CHARS).sum()
+}
+
 /// Whether a link is marked as user content or as not vouched for (`rel=ugc`, `rel=nofollow`):
 /// what commenters link to. A site never marks the links to its own posts so.
 fn is_unendorsed(doc: &Document, link: NodeId) -> bool {
@@ -657,5 +663,22 @@ impl RecordText {
             }
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Class "a column of labels for a main text": when a list page's only text block is an
+    /// archive widget or a column of times, the extractor returns it; its lines are labels and
+    /// counts, not prose, and weigh nothing against the list.
+    #[test]
+    fn labels_counts_and_times_are_no_prose() {
+        let months = (1..=12).map(|m| format!("2018 年 {m:02} 月{}", m % 7 + 1)).collect::<Vec<_>>().join("\n\n");
+        let times = ["26分钟前", "42分钟前", "1小时前", "3 hours ago"].join("\n\n");
+        assert_eq!(prose_weight(&format!("{months}\n\n{times}")), 0);
+        let text = "Tucked behind a high wall, the hotel is a hideaway in a busy city.\n\nQ.\n\nWhy?";
+        assert_eq!(prose_weight(text), weight("Tucked behind a high wall, the hotel is a hideaway in a busy city."));
     }
 }
