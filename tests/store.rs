@@ -572,8 +572,8 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     // A file at schema version 2 with a source: migrated to the current version, the source kept.
     let old = dir.path().join("old.db");
     let raw = rusqlite::Connection::open(&old).unwrap();
-    raw.execute_batch(include_str!("../src/store/migrations/001_initial.sql")).unwrap();
-    raw.execute_batch(include_str!("../src/store/migrations/002_refresh_state.sql")).unwrap();
+    raw.execute_batch(include_str!("../src/store/sqlite/migrations/001_initial.sql")).unwrap();
+    raw.execute_batch(include_str!("../src/store/sqlite/migrations/002_refresh_state.sql")).unwrap();
     raw.execute_batch(
         "PRAGMA user_version = 2;
          INSERT INTO sources (id, url, update_interval, next_due, created, fresh)
