@@ -20,6 +20,7 @@
 
 mod catalog;
 mod items;
+mod postgres;
 mod renders;
 mod sources;
 mod sqlite;
@@ -39,6 +40,9 @@ pub use renders::StoredRender;
 pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
 pub use sqlite::SCHEMA_VERSION;
 
+// The two backends' migrations are numbered alike: a version is the same schema on both.
+const _: () = assert!(postgres::MIGRATION_COUNT == SCHEMA_VERSION as usize);
+
 /// A backend's own error, where a variant is shared by both.
 pub type BackendError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -56,6 +60,8 @@ pub enum StoreError {
     TooNew { found: u32, supported: u32 },
     #[error("no source with id {0}")]
     NoSuchSource(i64),
+    #[error("a stored {column} does not read back: {error}")]
+    BadValue { column: &'static str, error: BackendError },
     #[error("{0} is a SQLite check; PostgreSQL has none like it")]
     SqliteOnly(&'static str),
     #[error("database error: {0}")]
@@ -76,6 +82,7 @@ pub struct Store {
 
 enum Backend {
     Sqlite(sqlite::Sqlite),
+    Postgres(postgres::Postgres),
 }
 
 /// `backend!(self, method(args))`: call the method of whichever backend the store has.
@@ -83,6 +90,7 @@ macro_rules! backend {
     ($store:expr, $method:ident($($arg:expr),* $(,)?)) => {
         match &*$store.backend {
             $crate::store::Backend::Sqlite(db) => db.$method($($arg),*),
+            $crate::store::Backend::Postgres(db) => db.$method($($arg),*),
         }
     };
 }
@@ -111,6 +119,10 @@ impl Store {
     pub fn open_migrated(db: impl AsRef<Path>) -> Result<(Store, u32)> {
         let db = db.as_ref();
         let (backend, had) = match db.to_str() {
+            Some(address) if is_postgres(db) => {
+                let (db, had) = postgres::Postgres::open(address)?;
+                (Backend::Postgres(db), had)
+            }
             _ => {
                 let (db, had) = sqlite::Sqlite::open(db)?;
                 (Backend::Sqlite(db), had)
@@ -124,6 +136,7 @@ impl Store {
     pub fn location(&self) -> String {
         match &*self.backend {
             Backend::Sqlite(db) => db.path().display().to_string(),
+            Backend::Postgres(db) => db.address().to_string(),
         }
     }
 
@@ -137,6 +150,7 @@ impl Store {
     pub fn integrity_check(&self) -> Result<String> {
         match &*self.backend {
             Backend::Sqlite(db) => db.integrity_check(),
+            Backend::Postgres(_) => Err(StoreError::SqliteOnly("integrity_check")),
         }
     }
 
