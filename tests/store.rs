@@ -95,6 +95,7 @@ on_both_backends!(
     leases_resets_reschedules_and_feed_versions,
     article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_content,
     renders_are_kept_for_their_feed_version_and_go_with_their_source,
+    claims_from_two_stores_never_overlap,
 );
 
 #[test]
@@ -593,7 +594,7 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
 }
 
 /// `html2rss migrate` (the command line): creates a database, upgrades an old one keeping its
-/// rows, says so, and refuses a newer schema and a PostgreSQL address with the reason.
+/// rows, says so, and refuses a newer schema and an unreachable PostgreSQL with the reason.
 #[test]
 fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
@@ -638,10 +639,127 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     assert!(!ok);
     assert!(err.contains("newer.db") && err.contains("newer than this program"), "{err}");
 
-    let (ok, _, err) = migrate("postgres://feeds@db.example/feeds");
+    // A PostgreSQL server that is not there (a socket directory that does not exist): the
+    // reason names the address, without its password, and no file is made of the address.
+    let (ok, _, err) = migrate("postgres://feeds:secret@%2Fnonexistent-html2rss/feeds");
     assert!(!ok);
-    assert!(err.contains("PostgreSQL address") && err.contains("SQLite file"), "{err}");
+    assert!(err.contains("cannot connect to postgres://feeds:***@%2Fnonexistent-html2rss/feeds"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
     assert!(!std::path::Path::new("postgres:").exists(), "no file was made of the address");
+}
+
+/// `html2rss migrate --db postgres://…`: the same story on PostgreSQL.
+#[test]
+fn the_migrate_command_creates_upgrades_and_refuses_postgres_databases() {
+    let migrate = |db: &str| {
+        let output =
+            std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let fresh = common::postgres::database();
+    let (ok, out, err) = migrate(&fresh);
+    assert!(ok, "{err}");
+    assert_eq!(out, format!("{fresh}: created at schema version {SCHEMA_VERSION}\n"));
+    let (ok, out, _) = migrate(&fresh);
+    assert!(ok && out.contains("already at schema version"), "{out}");
+
+    // A database at schema version 2 with a source: migrated, the source kept.
+    let old = common::postgres::database();
+    let mut raw = common::postgres::client(&old);
+    raw.batch_execute(include_str!("../src/store/postgres/migrations/001_initial.sql")).unwrap();
+    raw.batch_execute(include_str!("../src/store/postgres/migrations/002_refresh_state.sql")).unwrap();
+    raw.batch_execute(
+        "CREATE TABLE html2rss_schema (version BIGINT NOT NULL); INSERT INTO html2rss_schema VALUES (2);
+         INSERT INTO sources (url, update_interval, next_due, created, fresh)
+           VALUES ('https://notes.example/', 3600, 0, 0, FALSE);",
+    )
+    .unwrap();
+    let (ok, out, err) = migrate(&old);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("migrated from schema version 2 to {SCHEMA_VERSION}")), "{out}");
+    let version: i64 = raw.query_one("SELECT version FROM html2rss_schema", &[]).unwrap().get(0);
+    assert_eq!(version, i64::from(SCHEMA_VERSION));
+    let store = Store::open(&old).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert!(store.source_by_url(&url("https://notes.example/")).unwrap().is_some());
+
+    raw.execute("UPDATE html2rss_schema SET version = $1", &[&i64::from(SCHEMA_VERSION + 1)]).unwrap();
+    let (ok, _, err) = migrate(&old);
+    assert!(!ok);
+    assert!(err.contains(&old) && err.contains("newer than this program"), "{err}");
+}
+
+/// PostgreSQL: a new database is migrated and reopens with its data; the version is in
+/// `html2rss_schema`; a newer schema is refused; a migration that fails leaves nothing of it.
+#[test]
+fn a_postgres_database_is_versioned_in_a_table_and_a_failed_migration_changes_nothing() {
+    let db = common::postgres::database();
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    store.ping().unwrap();
+    let (source, created) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
+    assert!(created);
+    drop(store);
+    let mut raw = common::postgres::client(&db);
+    let version: i64 = raw.query_one("SELECT version FROM html2rss_schema", &[]).unwrap().get(0);
+    assert_eq!(version, i64::from(SCHEMA_VERSION));
+    let (store, had) = Store::open_migrated(&db).unwrap();
+    assert_eq!(had, SCHEMA_VERSION);
+    assert_eq!(store.source_by_url(&url("https://news.example/")).unwrap(), Some(source));
+    assert!(matches!(store.integrity_check(), Err(StoreError::SqliteOnly(_))));
+
+    raw.execute("UPDATE html2rss_schema SET version = $1", &[&i64::from(SCHEMA_VERSION + 1)]).unwrap();
+    let error = Store::open(&db).unwrap_err();
+    assert!(matches!(error, StoreError::TooNew { found, .. } if found == SCHEMA_VERSION + 1), "{error}");
+
+    let blocked = common::postgres::database();
+    let mut raw = common::postgres::client(&blocked);
+    raw.batch_execute("CREATE TABLE items (x BIGINT); INSERT INTO items VALUES (42);").unwrap();
+    let error = Store::open(&blocked).unwrap_err();
+    assert!(matches!(error, StoreError::Migration { version: 1, .. }), "{error}");
+    let tables: Vec<String> = raw
+        .query("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public' ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    let kept: i64 = raw.query_one("SELECT x FROM items", &[]).unwrap().get(0);
+    assert_eq!((tables, kept), (vec!["items".to_string()], 42), "no table of migration 1, nor the version table");
+}
+
+/// Servers sharing one database never claim the same source: two stores (two pools), four
+/// threads each, claiming until nothing is due; every source is claimed exactly once.
+fn claims_from_two_stores_never_overlap(db: &Db) {
+    let first = db.open();
+    let second = db.open();
+    for n in 0..120 {
+        first.add_source(&url(&format!("https://site{n}.example/")), &settings(), at(0)).unwrap();
+    }
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let store = if t % 2 == 0 { first.clone() } else { second.clone() };
+            std::thread::spawn(move || {
+                let mut claimed = Vec::new();
+                loop {
+                    let sources = store.claim_due(at(10), DueFilter::All, 3, Duration::from_secs(600)).unwrap();
+                    if sources.is_empty() {
+                        return claimed;
+                    }
+                    claimed.extend(sources.into_iter().map(|s| s.id));
+                }
+            })
+        })
+        .collect();
+    let mut claimed: Vec<_> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let total = claimed.len();
+    claimed.sort();
+    claimed.dedup();
+    assert_eq!((total, claimed.len()), (120, 120), "each source claimed once");
+    assert!(second.due_sources(at(10), DueFilter::All, 10).unwrap().is_empty());
 }
 
 /// Renders are kept only for the feed version they were written from, replaced by the next

@@ -52,9 +52,9 @@ pub enum StoreError {
     #[error("cannot open the database {path}: {error}")]
     Open { path: std::path::PathBuf, error: rusqlite::Error },
     /// The address is shown without its password.
-    #[error("cannot connect to {address}: {error}")]
+    #[error("cannot connect to {address}: {}", reason(&**.error))]
     Connect { address: String, error: BackendError },
-    #[error("database migration {version} failed: {error}")]
+    #[error("database migration {version} failed: {}", reason(&**.error))]
     Migration { version: u32, error: BackendError },
     #[error("the database has schema version {found}, newer than this program's {supported}; use a newer html2rss")]
     TooNew { found: u32, supported: u32 },
@@ -66,10 +66,25 @@ pub enum StoreError {
     SqliteOnly(&'static str),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("database error: {0}")]
+    #[error("database error: {}", reason(.0))]
     Postgres(#[from] ::postgres::Error),
     #[error("no database connection: {0}")]
-    Pool(#[from] r2d2_postgres::r2d2::Error),
+    Pool(#[from] r2d2::Error),
+}
+
+/// An error and the errors it comes from, on one line: a `postgres` error says only "db
+/// error" itself, and why in its source.
+fn reason(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let more = cause.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = cause.source();
+    }
+    text
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -103,8 +118,17 @@ impl std::fmt::Debug for Store {
 }
 
 /// Whether the database setting is a PostgreSQL address rather than a SQLite file.
-pub fn is_postgres(db: &Path) -> bool {
+fn is_postgres(db: &Path) -> bool {
     db.to_str().is_some_and(|text| text.starts_with("postgres://") || text.starts_with("postgresql://"))
+}
+
+/// The database setting as it may be shown (messages, logs): a file as it is, a PostgreSQL
+/// address without its password.
+pub fn shown(db: &Path) -> String {
+    match db.to_str() {
+        Some(address) if is_postgres(db) => postgres::without_password(address),
+        _ => db.display().to_string(),
+    }
 }
 
 impl Store {

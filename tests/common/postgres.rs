@@ -120,3 +120,15 @@ pub fn database() -> String {
 pub fn client(address: &str) -> postgres::Client {
     postgres::Client::connect(address, postgres::NoTls).unwrap()
 }
+
+/// Drop a test database, cutting its open connections (`WITH (FORCE)`).
+pub fn drop_database(address: &str) {
+    let name = address.rsplit('/').next().unwrap().to_string();
+    std::thread::spawn(move || {
+        let cluster = CLUSTER.get().expect("the database was made by database()");
+        let mut admin = postgres::Client::connect(&cluster.address("postgres"), postgres::NoTls).unwrap();
+        admin.batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)")).unwrap();
+    })
+    .join()
+    .unwrap()
+}

@@ -1,7 +1,8 @@
 //! The store in a PostgreSQL database, for several servers sharing one store.
 //!
 //! Clients of the `postgres` crate (the synchronous wrapper over tokio-postgres) in an r2d2
-//! pool. The schema is SQLite's, in PostgreSQL's types: times are Unix seconds (`BIGINT`),
+//! pool (with a manager of our own: r2d2 keeps only the text of a connection error, and
+//! `postgres` errors say why only in their source). The schema is SQLite's, in PostgreSQL's types: times are Unix seconds (`BIGINT`),
 //! flags `BOOLEAN`, and a rendered feed `BYTEA` (it holds a NUL). Writes that read before
 //! they write lock the rows they read; claiming due sources skips rows another server holds.
 //!
@@ -17,8 +18,6 @@ use std::time::Duration;
 
 use ::postgres::{Client, NoTls, Row};
 use chrono::{DateTime, Utc};
-use r2d2_postgres::PostgresConnectionManager;
-use r2d2_postgres::r2d2;
 
 pub(super) use migrations::MIGRATION_COUNT;
 
@@ -32,7 +31,32 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// `/healthz`'s ping gives up sooner: it runs once a second.
 const PING_TIMEOUT: Duration = Duration::from_secs(2);
 
-type Pool = r2d2::Pool<PostgresConnectionManager<NoTls>>;
+type Pool = r2d2::Pool<Manager>;
+
+/// Opens the pool's connections.
+struct Manager(::postgres::Config);
+
+/// A connection error that says why (r2d2 keeps only its text).
+#[derive(Debug, thiserror::Error)]
+#[error("{}", super::reason(.0))]
+struct ConnectError(::postgres::Error);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Client;
+    type Error = ConnectError;
+
+    fn connect(&self) -> std::result::Result<Client, ConnectError> {
+        self.0.connect(NoTls).map_err(ConnectError)
+    }
+
+    fn is_valid(&self, client: &mut Client) -> std::result::Result<(), ConnectError> {
+        client.simple_query("").map(drop).map_err(ConnectError)
+    }
+
+    fn has_broken(&self, client: &mut Client) -> bool {
+        client.is_closed()
+    }
+}
 
 pub(super) struct Postgres {
     /// The address without its password.
@@ -65,7 +89,7 @@ impl Postgres {
             // A connection the server closed is noticed when returned (`is_closed`) and
             // replaced; checking each one out with a query would cost a round trip per call.
             .test_on_check_out(false)
-            .build_unchecked(PostgresConnectionManager::new(config, NoTls));
+            .build_unchecked(Manager(config));
         Ok((Postgres { address: shown, pool: Some(pool) }, had))
     }
 
@@ -119,7 +143,7 @@ fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// The address as it may be shown: without its password.
-fn without_password(address: &str) -> String {
+pub(super) fn without_password(address: &str) -> String {
     match url::Url::parse(address) {
         Ok(mut url) if url.password().is_some() => {
             let _ = url.set_password(Some("***"));
