@@ -67,7 +67,7 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("database error: {}", reason(.0))]
-    Postgres(#[from] ::postgres::Error),
+    Postgres(#[from] tokio_postgres::Error),
     #[error("no database connection: {0}")]
     Pool(#[from] r2d2::Error),
 }

@@ -1,7 +1,7 @@
 //! Rules, templates and settings on PostgreSQL.
 
-use ::postgres::Row;
 use chrono::{DateTime, Utc};
+use tokio_postgres::Row;
 
 use super::{Postgres, bad_value, time};
 use crate::store::Result;

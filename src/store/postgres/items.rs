@@ -2,7 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ::postgres::{GenericClient, Row};
+use tokio_postgres::{GenericClient, Row};
+
+use super::client::Blocking;
 use chrono::{DateTime, Utc};
 use url::Url;
 
@@ -22,7 +24,7 @@ const ITEM_COLUMNS: &str =
 impl Postgres {
     pub fn merge(&self, id: SourceId, extraction: &Extraction, now: DateTime<Utc>) -> Result<MergeReport> {
         self.with(|client| {
-            let mut tx = client.transaction()?;
+            let tx = client.transaction()?;
             let page = &extraction.page;
             // Updating the source first locks its row: merges of one source (from two servers)
             // take turns, so each reads the items the other wrote.
@@ -156,7 +158,7 @@ impl Postgres {
 
     pub fn record_articles(&self, id: SourceId, updates: &[ArticleUpdate], now: DateTime<Utc>) -> Result<usize> {
         self.with(|client| {
-            let mut tx = client.transaction()?;
+            let tx = client.transaction()?;
             let found = tx.prepare(
                 "UPDATE items SET content = $3, author = coalesce(author, $4),
                         title = CASE WHEN trim(title) = '' AND $5::text IS NOT NULL THEN $5 ELSE title END,
@@ -244,7 +246,7 @@ impl Postgres {
         now: DateTime<Utc>,
     ) -> Result<usize> {
         self.with(|client| {
-            let mut tx = client.transaction()?;
+            let tx = client.transaction()?;
             let found = tx.prepare(
                 "UPDATE items SET date = $3, date_ts = $4, date_origin = 'article', date_attempts = date_attempts + 1
                  WHERE source_id = $1 AND guid = $2 AND date_origin = 'first-seen'",
@@ -316,7 +318,7 @@ fn stored_fields(row: &Row) -> Result<(i64, Fields)> {
     ))
 }
 
-fn newest(client: &mut impl GenericClient, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
+fn newest(client: &Blocking<impl GenericClient>, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
     let sql =
         format!("SELECT {ITEM_COLUMNS} FROM items WHERE source_id = $1 ORDER BY date_ts DESC, position, id LIMIT $2");
     client.query(&sql, &[&id.0, &signed(limit)])?.iter().map(stored_item).collect()

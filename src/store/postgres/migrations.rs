@@ -4,7 +4,9 @@
 //! here, so a failed migration leaves the database as it was. Never edit a released
 //! migration; add the next one, to both backends.
 
-use ::postgres::{Client, GenericClient};
+use tokio_postgres::GenericClient;
+
+use super::client::{Blocking, Conn, Tx};
 
 use crate::store::{Result, SCHEMA_VERSION, StoreError};
 
@@ -24,7 +26,7 @@ pub const MIGRATION_COUNT: usize = MIGRATIONS.len();
 const MIGRATION_LOCK: i64 = 0x6874_6d6c_3272_7373;
 
 /// The database's schema version (0: none yet).
-pub fn version(client: &mut impl GenericClient) -> Result<u32> {
+pub fn version(client: &Blocking<impl GenericClient>) -> Result<u32> {
     let exists: bool = client.query_one("SELECT to_regclass('html2rss_schema') IS NOT NULL", &[])?.try_get(0)?;
     if !exists {
         return Ok(0);
@@ -37,12 +39,12 @@ pub fn version(client: &mut impl GenericClient) -> Result<u32> {
 }
 
 /// Apply every migration the database has not had yet; the version it had.
-pub fn migrate(client: &mut Client) -> Result<u32> {
+pub fn migrate(client: &mut Conn) -> Result<u32> {
     let mut first_found = None;
     loop {
-        let mut tx = client.transaction()?;
+        let tx = client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-        let found = version(&mut tx)?;
+        let found = version(&tx)?;
         let had = *first_found.get_or_insert(found);
         if found > SCHEMA_VERSION {
             return Err(StoreError::TooNew { found, supported: SCHEMA_VERSION });
@@ -51,7 +53,7 @@ pub fn migrate(client: &mut Client) -> Result<u32> {
             return Ok(had);
         }
         let version = found + 1;
-        let step = |tx: &mut ::postgres::Transaction| -> std::result::Result<(), ::postgres::Error> {
+        let step = |tx: &Tx| -> std::result::Result<(), tokio_postgres::Error> {
             tx.batch_execute(MIGRATIONS[found as usize])?;
             tx.batch_execute(
                 "CREATE TABLE IF NOT EXISTS html2rss_schema (version BIGINT NOT NULL); DELETE FROM html2rss_schema",
@@ -59,7 +61,7 @@ pub fn migrate(client: &mut Client) -> Result<u32> {
             tx.execute("INSERT INTO html2rss_schema (version) VALUES ($1)", &[&i64::from(version)])?;
             Ok(())
         };
-        step(&mut tx).map_err(|error| StoreError::Migration { version, error: error.into() })?;
+        step(&tx).map_err(|error| StoreError::Migration { version, error: error.into() })?;
         tx.commit().map_err(|error| StoreError::Migration { version, error: error.into() })?;
     }
 }

@@ -1,14 +1,14 @@
 //! The store in a PostgreSQL database, for several servers sharing one store.
 //!
-//! Clients of the `postgres` crate (the synchronous wrapper over tokio-postgres) in an r2d2
-//! pool (with a manager of our own: r2d2 keeps only the text of a connection error, and
-//! `postgres` errors say why only in their source). The schema is SQLite's, in PostgreSQL's types: times are Unix seconds (`BIGINT`),
+//! tokio-postgres connections, driven by a runtime of the store's own and called
+//! synchronously (`client.rs`), in an r2d2 pool. The schema is SQLite's, in PostgreSQL's types: times are Unix seconds (`BIGINT`),
 //! flags `BOOLEAN`, and a rendered feed `BYTEA` (it holds a NUL). Writes that read before
 //! they write lock the rows they read; claiming due sources skips rows another server holds.
 //!
 //! No TLS: connect over a Unix socket or a trusted network (`sslmode=require` is refused).
 
 mod catalog;
+mod client;
 mod items;
 mod migrations;
 mod renders;
@@ -16,8 +16,9 @@ mod sources;
 
 use std::time::Duration;
 
-use ::postgres::{Client, NoTls, Row};
 use chrono::{DateTime, Utc};
+use client::Conn;
+use tokio_postgres::Row;
 
 pub(super) use migrations::MIGRATION_COUNT;
 
@@ -34,26 +35,30 @@ const PING_TIMEOUT: Duration = Duration::from_secs(2);
 type Pool = r2d2::Pool<Manager>;
 
 /// Opens the pool's connections.
-struct Manager(::postgres::Config);
+struct Manager {
+    config: tokio_postgres::Config,
+    runtime: tokio::runtime::Handle,
+}
 
-/// A connection error that says why (r2d2 keeps only its text).
+/// A connection error that says why (r2d2 keeps only its text, and a tokio-postgres error
+/// says why only in its source).
 #[derive(Debug, thiserror::Error)]
-#[error("{}", super::reason(.0))]
-struct ConnectError(::postgres::Error);
+#[error("{}", super::reason(&**.0))]
+struct ConnectError(BackendError);
 
 impl r2d2::ManageConnection for Manager {
-    type Connection = Client;
+    type Connection = Conn;
     type Error = ConnectError;
 
-    fn connect(&self) -> std::result::Result<Client, ConnectError> {
-        self.0.connect(NoTls).map_err(ConnectError)
+    fn connect(&self) -> std::result::Result<Conn, ConnectError> {
+        client::connect(&self.config, &self.runtime).map_err(ConnectError)
     }
 
-    fn is_valid(&self, client: &mut Client) -> std::result::Result<(), ConnectError> {
-        client.simple_query("").map(drop).map_err(ConnectError)
+    fn is_valid(&self, client: &mut Conn) -> std::result::Result<(), ConnectError> {
+        client.simple_query("").map_err(|e| ConnectError(e.into()))
     }
 
-    fn has_broken(&self, client: &mut Client) -> bool {
+    fn has_broken(&self, client: &mut Conn) -> bool {
         client.is_closed()
     }
 }
@@ -61,8 +66,9 @@ impl r2d2::ManageConnection for Manager {
 pub(super) struct Postgres {
     /// The address without its password.
     address: String,
-    /// Always `Some` until dropped.
+    /// Both always `Some` until dropped.
     pool: Option<Pool>,
+    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl Postgres {
@@ -71,17 +77,23 @@ impl Postgres {
     pub fn open(address: &str) -> Result<(Postgres, u32)> {
         let shown = without_password(address);
         let refused = |error: BackendError| StoreError::Connect { address: shown.clone(), error };
-        let mut config: ::postgres::Config = address.parse().map_err(|e: ::postgres::Error| refused(e.into()))?;
+        let mut config: tokio_postgres::Config =
+            address.parse().map_err(|e: tokio_postgres::Error| refused(e.into()))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         if config.get_application_name().is_none() {
             config.application_name("html2rss");
         }
-        let had = off_runtime(|| {
-            let mut client = config.connect(NoTls).map_err(|e| refused(e.into()))?;
-            migrations::migrate(&mut client)
-        })?;
+        // One worker: it only moves bytes between the sockets and the callers.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("html2rss-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| refused(e.into()))?;
+        let mut client = client::connect(&config, runtime.handle()).map_err(refused)?;
+        let had = migrations::migrate(&mut client)?;
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(0))
@@ -89,8 +101,8 @@ impl Postgres {
             // A connection the server closed is noticed when returned (`is_closed`) and
             // replaced; checking each one out with a query would cost a round trip per call.
             .test_on_check_out(false)
-            .build_unchecked(Manager(config));
-        Ok((Postgres { address: shown, pool: Some(pool) }, had))
+            .build_unchecked(Manager { config, runtime: runtime.handle().clone() });
+        Ok((Postgres { address: shown, pool: Some(pool), runtime: Some(runtime) }, had))
     }
 
     pub fn address(&self) -> &str {
@@ -102,43 +114,25 @@ impl Postgres {
     }
 
     /// Run `f` on a pooled connection.
-    fn with<T: Send>(&self, f: impl FnOnce(&mut Client) -> Result<T> + Send) -> Result<T> {
-        off_runtime(|| f(&mut *self.pool().get()?))
+    fn with<T>(&self, f: impl FnOnce(&mut Conn) -> Result<T>) -> Result<T> {
+        f(&mut *self.pool().get()?)
     }
 
     pub fn schema_version(&self) -> Result<u32> {
-        self.with(migrations::version)
+        self.with(|client| migrations::version(&*client))
     }
 
     pub fn ping(&self) -> Result<()> {
-        off_runtime(|| {
-            let mut client = self.pool().get_timeout(PING_TIMEOUT)?;
-            client.simple_query("SELECT 1")?;
-            Ok(())
-        })
+        Ok(self.pool().get_timeout(PING_TIMEOUT)?.simple_query("SELECT 1")?)
     }
 }
 
 impl Drop for Postgres {
     fn drop(&mut self) {
-        // Closing a client blocks on its runtime, like every call.
-        let pool = self.pool.take();
-        off_runtime(move || drop(pool));
-    }
-}
-
-/// Run `f` where the `postgres` client may block: each client drives its connection on a
-/// runtime of its own, which tokio refuses to start on an async worker thread. Off a runtime
-/// (the store's callers use `spawn_blocking`) `f` just runs; on a multi-threaded runtime's
-/// worker it runs in `block_in_place`; on a current-thread runtime on a thread of its own.
-fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    match tokio::runtime::Handle::try_current().map(|handle| handle.runtime_flavor()) {
-        Err(_) => f(),
-        Ok(tokio::runtime::RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
-        Ok(_) => std::thread::scope(|scope| match scope.spawn(f).join() {
-            Ok(value) => value,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }),
+        // tokio refuses to drop a runtime on an async thread, and the last clone of a store
+        // may go anywhere: on a thread of its own (the connections go with it).
+        let (pool, runtime) = (self.pool.take(), self.runtime.take());
+        let _ = std::thread::spawn(move || drop((pool, runtime))).join();
     }
 }
 

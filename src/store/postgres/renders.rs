@@ -13,7 +13,7 @@ impl Postgres {
     /// them stale waits for this transaction, then bumps the version past them.
     pub fn put_renders(&self, id: SourceId, renders: &[StoredRender]) -> Result<bool> {
         self.with(|client| {
-            let mut tx = client.transaction()?;
+            let tx = client.transaction()?;
             let put = tx.prepare(
                 "INSERT INTO renders
                    (source_id, format, feed_version, update_interval, item_limit, last_modified, etag, body)

@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use ::postgres::{GenericClient, Row};
+use tokio_postgres::{GenericClient, Row};
+
+use super::client::Blocking;
 use chrono::{DateTime, Utc};
 use url::Url;
 
@@ -67,7 +69,7 @@ fn from_row(row: &Row) -> Result<Source> {
     })
 }
 
-pub(super) fn get(client: &mut impl GenericClient, id: SourceId) -> Result<Option<Source>> {
+pub(super) fn get(client: &Blocking<impl GenericClient>, id: SourceId) -> Result<Option<Source>> {
     let sql = format!("SELECT {COLUMNS} FROM sources WHERE id = $1");
     client.query_opt(&sql, &[&id.0])?.as_ref().map(from_row).transpose()
 }
@@ -83,7 +85,7 @@ fn only(filter: DueFilter) -> &'static str {
 /// The due sources, in the order they are taken; `lock` takes them for the transaction,
 /// passing over those another transaction holds.
 fn due(
-    client: &mut impl GenericClient,
+    client: &Blocking<impl GenericClient>,
     now: DateTime<Utc>,
     filter: DueFilter,
     limit: usize,
@@ -269,8 +271,8 @@ impl Postgres {
         lease: Duration,
     ) -> Result<Vec<Source>> {
         self.with(|client| {
-            let mut tx = client.transaction()?;
-            let mut sources = due(&mut tx, now, filter, limit, true)?;
+            let tx = client.transaction()?;
+            let mut sources = due(&tx, now, filter, limit, true)?;
             let until = later(now, lease);
             let ids: Vec<i64> = sources.iter().map(|s| s.id.0).collect();
             tx.execute("UPDATE sources SET next_due = $2 WHERE id = ANY($1)", &[&ids, &until.timestamp()])?;
