@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use tokio_postgres::Row;
 
+use super::client::Sql;
 use super::{Postgres, bad_value, time};
 use crate::store::Result;
 use crate::store::catalog::{NewRule, Rule, RuleId, Template, patterns_json};

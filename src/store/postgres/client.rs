@@ -7,20 +7,30 @@
 //! the calling thread, which tokio refuses on an async worker thread; the web server reads
 //! small rows on its workers (as from SQLite), so that would not do.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::future::Future;
 
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Error, GenericClient, Row, Statement, ToStatement};
+use tokio_postgres::{Client, Error, GenericClient, Row, Statement, Transaction};
 
 use crate::store::BackendError;
 
-/// A client (or a transaction) whose calls block.
-pub(crate) struct Blocking<C>(C);
+/// A connection's prepared statements by their SQL: a statement prepared once runs in one
+/// round trip after, instead of two (prepare, then run) every time.
+type Statements = RefCell<HashMap<String, Statement>>;
 
-pub(crate) type Conn = Blocking<tokio_postgres::Client>;
-pub(crate) type Tx<'a> = Blocking<tokio_postgres::Transaction<'a>>;
+/// A pooled connection whose calls block.
+pub(crate) struct Conn {
+    client: Client,
+    statements: Statements,
+}
 
-pub(crate) type Params<'a> = &'a [&'a (dyn ToSql + Sync)];
+/// A transaction of a [`Conn`]; dropped without `commit`, it rolls back.
+pub(crate) struct Tx<'a> {
+    tx: Transaction<'a>,
+    statements: &'a Statements,
+}
 
 fn wait<F: Future>(future: F) -> F::Output {
     futures_executor::block_on(future)
@@ -40,56 +50,79 @@ pub(crate) fn connect(config: &tokio_postgres::Config, runtime: &tokio::runtime:
         });
         Ok::<_, Error>(client)
     });
-    Ok(Blocking(wait(opened)??))
+    Ok(Conn { client: wait(opened)??, statements: RefCell::default() })
 }
 
-impl<C: GenericClient> Blocking<C> {
-    pub fn query<T: ?Sized + ToStatement + Sync + Send>(&self, sql: &T, params: Params) -> Result<Vec<Row>, Error> {
-        wait(self.0.query(sql, params))
+/// Queries on a connection or in a transaction, with prepared statements kept per connection
+/// (statements prepared by the protocol outlive a transaction that rolls back).
+pub(crate) trait Sql {
+    fn parts(&self) -> (&impl GenericClient, &Statements);
+
+    fn statement(&self, sql: &str) -> Result<Statement, Error> {
+        let (client, statements) = self.parts();
+        if let Some(statement) = statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = wait(client.prepare(sql))?;
+        statements.borrow_mut().insert(sql.to_string(), statement.clone());
+        Ok(statement)
     }
 
-    pub fn query_one<T: ?Sized + ToStatement + Sync + Send>(&self, sql: &T, params: Params) -> Result<Row, Error> {
-        wait(self.0.query_one(sql, params))
+    fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, Error> {
+        let statement = self.statement(sql)?;
+        wait(self.parts().0.query(&statement, params))
     }
 
-    pub fn query_opt<T: ?Sized + ToStatement + Sync + Send>(
-        &self,
-        sql: &T,
-        params: Params,
-    ) -> Result<Option<Row>, Error> {
-        wait(self.0.query_opt(sql, params))
+    fn query_one(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row, Error> {
+        let statement = self.statement(sql)?;
+        wait(self.parts().0.query_one(&statement, params))
     }
 
-    pub fn execute<T: ?Sized + ToStatement + Sync + Send>(&self, sql: &T, params: Params) -> Result<u64, Error> {
-        wait(self.0.execute(sql, params))
+    fn query_opt(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Option<Row>, Error> {
+        let statement = self.statement(sql)?;
+        wait(self.parts().0.query_opt(&statement, params))
     }
 
-    pub fn prepare(&self, sql: &str) -> Result<Statement, Error> {
-        wait(self.0.prepare(sql))
+    fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, Error> {
+        let statement = self.statement(sql)?;
+        wait(self.parts().0.execute(&statement, params))
     }
 
-    pub fn batch_execute(&self, sql: &str) -> Result<(), Error> {
-        wait(self.0.batch_execute(sql))
+    /// Statements without parameters, not kept (migrations).
+    fn batch_execute(&self, sql: &str) -> Result<(), Error> {
+        wait(self.parts().0.batch_execute(sql))
+    }
+}
+
+impl Sql for Conn {
+    fn parts(&self) -> (&impl GenericClient, &Statements) {
+        (&self.client, &self.statements)
+    }
+}
+
+impl Sql for Tx<'_> {
+    fn parts(&self) -> (&impl GenericClient, &Statements) {
+        (&self.tx, self.statements)
     }
 }
 
 impl Conn {
     pub fn transaction(&mut self) -> Result<Tx<'_>, Error> {
-        wait(self.0.transaction()).map(Blocking)
+        Ok(Tx { tx: wait(self.client.transaction())?, statements: &self.statements })
     }
 
     /// A query without parameters nor a prepared statement (one round trip).
     pub fn simple_query(&self, sql: &str) -> Result<(), Error> {
-        wait(self.0.simple_query(sql)).map(drop)
+        wait(self.client.simple_query(sql)).map(drop)
     }
 
     pub fn is_closed(&self) -> bool {
-        self.0.is_closed()
+        self.client.is_closed()
     }
 }
 
 impl Tx<'_> {
     pub fn commit(self) -> Result<(), Error> {
-        wait(self.0.commit())
+        wait(self.tx.commit())
     }
 }

@@ -2,9 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tokio_postgres::{GenericClient, Row};
+use tokio_postgres::Row;
 
-use super::client::Blocking;
+use super::client::Sql;
 use chrono::{DateTime, Utc};
 use url::Url;
 
@@ -45,22 +45,18 @@ impl Postgres {
             if found == 0 {
                 return Err(StoreError::NoSuchSource(id.0));
             }
-            let select = tx.prepare(
-                "SELECT id, subject, title, link, date, description, content, author
-                 FROM items WHERE source_id = $1 AND guid = $2",
-            )?;
-            let insert = tx.prepare(
+            let select = "SELECT id, subject, title, link, date, description, content, author
+                 FROM items WHERE source_id = $1 AND guid = $2";
+            let insert =
                 "INSERT INTO items (source_id, guid, subject, title, link, date, date_ts, description, content, author,
                                     position, first_seen, last_seen, date_origin)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13)",
-            )?;
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13)";
             // A date the page gives now wins over a first-seen or article date.
-            let update = tx.prepare(
+            let update =
                 "UPDATE items SET subject = $2, title = $3, link = $4, date = $5, date_ts = $6, description = $7,
                                   content = $8, author = $9, position = $10, last_seen = $11,
                                   date_origin = CASE WHEN $12::boolean THEN 'page' ELSE date_origin END
-                 WHERE id = $1",
-            )?;
+                 WHERE id = $1";
             let mut report = MergeReport::default();
             let mut seen = HashSet::new();
             for (position, (subject, item)) in page.items_with_subject().enumerate() {
@@ -69,13 +65,13 @@ impl Postgres {
                     report.duplicates += 1;
                     continue;
                 }
-                let stored = tx.query_opt(&select, &[&id.0, &guid])?.as_ref().map(stored_fields).transpose()?;
+                let stored = tx.query_opt(select, &[&id.0, &guid])?.as_ref().map(stored_fields).transpose()?;
                 match stored {
                     None => {
                         let f = Fields::merged(subject, item, None, now);
                         let origin = if item.date.is_some() { DateOrigin::Page } else { DateOrigin::FirstSeen };
                         tx.execute(
-                            &insert,
+                            insert,
                             &[
                                 &id.0,
                                 &guid,
@@ -102,7 +98,7 @@ impl Postgres {
                             report.changed += 1;
                         }
                         tx.execute(
-                            &update,
+                            update,
                             &[
                                 &row_id,
                                 &f.subject,
@@ -159,25 +155,21 @@ impl Postgres {
     pub fn record_articles(&self, id: SourceId, updates: &[ArticleUpdate], now: DateTime<Utc>) -> Result<usize> {
         self.with(|client| {
             let tx = client.transaction()?;
-            let found = tx.prepare(
-                "UPDATE items SET content = $3, author = coalesce(author, $4),
+            let found = "UPDATE items SET content = $3, author = coalesce(author, $4),
                         title = CASE WHEN trim(title) = '' AND $5::text IS NOT NULL THEN $5 ELSE title END,
                         article_attempts = article_attempts + 1, article_error = NULL
-                 WHERE source_id = $1 AND guid = $2 AND content IS NULL",
-            )?;
-            let failed = tx.prepare(
-                "UPDATE items SET article_attempts = article_attempts + 1, article_error = $3
-                 WHERE source_id = $1 AND guid = $2",
-            )?;
+                 WHERE source_id = $1 AND guid = $2 AND content IS NULL";
+            let failed = "UPDATE items SET article_attempts = article_attempts + 1, article_error = $3
+                 WHERE source_id = $1 AND guid = $2";
             let mut stored = 0;
             for update in updates {
                 match &update.outcome {
                     Ok(fields) => {
                         stored +=
-                            tx.execute(&found, &[&id.0, &update.guid, &fields.content, &fields.author, &fields.title])?;
+                            tx.execute(found, &[&id.0, &update.guid, &fields.content, &fields.author, &fields.title])?;
                     }
                     Err(reason) => {
-                        tx.execute(&failed, &[&id.0, &update.guid, reason])?;
+                        tx.execute(failed, &[&id.0, &update.guid, reason])?;
                     }
                 }
             }
@@ -247,25 +239,22 @@ impl Postgres {
     ) -> Result<usize> {
         self.with(|client| {
             let tx = client.transaction()?;
-            let found = tx.prepare(
+            let found =
                 "UPDATE items SET date = $3, date_ts = $4, date_origin = 'article', date_attempts = date_attempts + 1
-                 WHERE source_id = $1 AND guid = $2 AND date_origin = 'first-seen'",
-            )?;
-            let tried = tx.prepare(
-                "UPDATE items SET date_attempts = greatest(date_attempts + 1, $3)
-                 WHERE source_id = $1 AND guid = $2 AND date_origin = 'first-seen'",
-            )?;
+                 WHERE source_id = $1 AND guid = $2 AND date_origin = 'first-seen'";
+            let tried = "UPDATE items SET date_attempts = greatest(date_attempts + 1, $3)
+                 WHERE source_id = $1 AND guid = $2 AND date_origin = 'first-seen'";
             let mut dated = 0;
             for update in updates {
                 match update.read {
                     DateRead::Found(date) => {
-                        dated += tx.execute(&found, &[&id.0, &update.guid, &date.to_rfc3339(), &date.timestamp()])?;
+                        dated += tx.execute(found, &[&id.0, &update.guid, &date.to_rfc3339(), &date.timestamp()])?;
                     }
                     DateRead::NotOnPage => {
-                        tx.execute(&tried, &[&id.0, &update.guid, &i64::from(max_attempts)])?;
+                        tx.execute(tried, &[&id.0, &update.guid, &i64::from(max_attempts)])?;
                     }
                     DateRead::Failed => {
-                        tx.execute(&tried, &[&id.0, &update.guid, &0i64])?;
+                        tx.execute(tried, &[&id.0, &update.guid, &0i64])?;
                     }
                 }
             }
@@ -318,7 +307,7 @@ fn stored_fields(row: &Row) -> Result<(i64, Fields)> {
     ))
 }
 
-fn newest(client: &Blocking<impl GenericClient>, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
+fn newest(client: &impl Sql, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
     let sql =
         format!("SELECT {ITEM_COLUMNS} FROM items WHERE source_id = $1 ORDER BY date_ts DESC, position, id LIMIT $2");
     client.query(&sql, &[&id.0, &signed(limit)])?.iter().map(stored_item).collect()

@@ -4,9 +4,7 @@
 //! here, so a failed migration leaves the database as it was. Never edit a released
 //! migration; add the next one, to both backends.
 
-use tokio_postgres::GenericClient;
-
-use super::client::{Blocking, Conn, Tx};
+use super::client::{Conn, Sql, Tx};
 
 use crate::store::{Result, SCHEMA_VERSION, StoreError};
 
@@ -26,7 +24,7 @@ pub const MIGRATION_COUNT: usize = MIGRATIONS.len();
 const MIGRATION_LOCK: i64 = 0x6874_6d6c_3272_7373;
 
 /// The database's schema version (0: none yet).
-pub fn version(client: &Blocking<impl GenericClient>) -> Result<u32> {
+pub fn version(client: &impl Sql) -> Result<u32> {
     let exists: bool = client.query_one("SELECT to_regclass('html2rss_schema') IS NOT NULL", &[])?.try_get(0)?;
     if !exists {
         return Ok(0);

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::client::Sql;
 use super::{Postgres, bad_value, time, unsigned};
 use crate::feed::Format;
 use crate::store::renders::StoredRender;
@@ -14,19 +15,17 @@ impl Postgres {
     pub fn put_renders(&self, id: SourceId, renders: &[StoredRender]) -> Result<bool> {
         self.with(|client| {
             let tx = client.transaction()?;
-            let put = tx.prepare(
-                "INSERT INTO renders
+            let put = "INSERT INTO renders
                    (source_id, format, feed_version, update_interval, item_limit, last_modified, etag, body)
                  SELECT id, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::text, $8::bytea
                  FROM sources WHERE id = $1 AND feed_version = $3 AND update_interval = $4 FOR SHARE
                  ON CONFLICT (source_id, format) DO UPDATE SET
                    feed_version = excluded.feed_version, update_interval = excluded.update_interval,
                    item_limit = excluded.item_limit, last_modified = excluded.last_modified,
-                   etag = excluded.etag, body = excluded.body",
-            )?;
+                   etag = excluded.etag, body = excluded.body";
             for render in renders {
                 let kept = tx.execute(
-                    &put,
+                    put,
                     &[
                         &id.0,
                         &render.format.to_string(),

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use tokio_postgres::{GenericClient, Row};
+use tokio_postgres::Row;
 
-use super::client::Blocking;
+use super::client::Sql;
 use chrono::{DateTime, Utc};
 use url::Url;
 
@@ -69,7 +69,7 @@ fn from_row(row: &Row) -> Result<Source> {
     })
 }
 
-pub(super) fn get(client: &Blocking<impl GenericClient>, id: SourceId) -> Result<Option<Source>> {
+pub(super) fn get(client: &impl Sql, id: SourceId) -> Result<Option<Source>> {
     let sql = format!("SELECT {COLUMNS} FROM sources WHERE id = $1");
     client.query_opt(&sql, &[&id.0])?.as_ref().map(from_row).transpose()
 }
@@ -84,13 +84,7 @@ fn only(filter: DueFilter) -> &'static str {
 
 /// The due sources, in the order they are taken; `lock` takes them for the transaction,
 /// passing over those another transaction holds.
-fn due(
-    client: &Blocking<impl GenericClient>,
-    now: DateTime<Utc>,
-    filter: DueFilter,
-    limit: usize,
-    lock: bool,
-) -> Result<Vec<Source>> {
+fn due(client: &impl Sql, now: DateTime<Utc>, filter: DueFilter, limit: usize, lock: bool) -> Result<Vec<Source>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sources WHERE next_due <= $1 AND {} ORDER BY fresh DESC, next_due, id LIMIT $2 {}",
         only(filter),
