@@ -98,7 +98,7 @@ impl Store {
     /// The setting's value, or `make()` stored as its value when it has none (in one
     /// transaction, so concurrent callers agree), e.g. the admin token generated at first start.
     /// Returns the value and whether it was just stored.
-    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String + Send) -> Result<(String, bool)> {
+    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String) -> Result<(String, bool)> {
         backend!(self, setting_or_insert(key, make))
     }
 }

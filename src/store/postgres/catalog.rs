@@ -120,7 +120,7 @@ impl Postgres {
 
     /// The insert does nothing when another server stored a value first; that value is then
     /// the answer, so every server agrees.
-    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String + Send) -> Result<(String, bool)> {
+    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String) -> Result<(String, bool)> {
         self.with(|client| {
             let select = "SELECT value FROM settings WHERE key = $1";
             if let Some(row) = client.query_opt(select, &[&key])? {

@@ -131,7 +131,7 @@ impl Sqlite {
         })
     }
 
-    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String + Send) -> Result<(String, bool)> {
+    pub fn setting_or_insert(&self, key: &str, make: impl FnOnce() -> String) -> Result<(String, bool)> {
         self.with(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let existing: Option<String> = tx
