@@ -20,7 +20,7 @@ pub const ADMIN_TOKEN_ENV: &str = "HTML2RSS_ADMIN_TOKEN";
 pub struct Config {
     /// Address the server listens on.
     pub listen: String,
-    /// The SQLite database file.
+    /// The database: a SQLite file, or a `postgres://` address.
     pub db: PathBuf,
     /// Directory of mapping rules; `None`: the rules shipped inside the binary.
     pub rules_dir: Option<PathBuf>,

@@ -252,9 +252,9 @@ fn items_stored_before_the_migration_keep_their_dates() {
     let path = dir.path().join("old.db");
     let old = rusqlite::Connection::open(&path).unwrap();
     for sql in [
-        include_str!("../src/store/migrations/001_initial.sql"),
-        include_str!("../src/store/migrations/002_refresh_state.sql"),
-        include_str!("../src/store/migrations/003_full_text.sql"),
+        include_str!("../src/store/sqlite/migrations/001_initial.sql"),
+        include_str!("../src/store/sqlite/migrations/002_refresh_state.sql"),
+        include_str!("../src/store/sqlite/migrations/003_full_text.sql"),
     ] {
         old.execute_batch(sql).unwrap();
     }

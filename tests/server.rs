@@ -1,9 +1,11 @@
 //! The real server on port 0 against loopback page servers: `/rss` first fetch and stored
 //! answers, 304s, rule upload changing the feed, `/admin` and `/metrics`; single-flight first
-//! fetches; the error answers; bad uploads that change nothing.
+//! fetches; the error answers; bad uploads that change nothing. The first of these, `/healthz`
+//! and two `serve` processes sharing one database run on PostgreSQL too.
 
 mod common;
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -65,7 +67,17 @@ const POPULAR_RULE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rss_from_first_fetch_to_304_to_an_uploaded_rule_seen_on_admin_and_metrics() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start(&config(&dir.path().join("feeds.db")), true);
+    rss_from_first_fetch_to_an_uploaded_rule(&dir.path().join("feeds.db")).await;
+}
+
+/// The same on PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rss_from_first_fetch_to_304_to_an_uploaded_rule_on_postgres() {
+    rss_from_first_fetch_to_an_uploaded_rule(Path::new(&common::postgres::database())).await;
+}
+
+async fn rss_from_first_fetch_to_an_uploaded_rule(db: &Path) {
+    let server = start(&config(db), true);
     let site = news_site();
     let page = site.url("/");
     let http = client();
@@ -635,4 +647,101 @@ async fn healthz_is_503_when_the_store_is_unreachable() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     server.stop().await;
+}
+
+/// On PostgreSQL, `/healthz` is 503 with the reason when the database is gone (dropped, its
+/// connections cut), and the pooled connections are not taken for an answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_503_when_the_postgres_database_is_gone() {
+    let db = common::postgres::database();
+    let server = start(&config(Path::new(&db)), false);
+    let http = client();
+    let ok = http.get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!((ok.status(), ok.text().await.unwrap().as_str()), (StatusCode::OK, "ok\n"));
+    common::postgres::drop_database(&db);
+    let started = Instant::now();
+    loop {
+        // The first failing ping may find its pooled connection cut; the next ones say why.
+        let answer = http.get(server.url("/healthz")).send().await.unwrap();
+        let status = answer.status();
+        let reason = answer.text().await.unwrap();
+        if status == StatusCode::SERVICE_UNAVAILABLE && reason.contains("does not exist") {
+            assert!(
+                reason.starts_with("store unreachable") && reason.contains(&db[db.rfind('/').unwrap() + 1..]),
+                "{reason}"
+            );
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "not unhealthy for the reason yet: {status} {reason}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server.stop().await;
+}
+
+/// Two `html2rss serve` processes on one PostgreSQL database (the reason for the backend): the
+/// page the first one fetched is served by the second from the store, without a fetch; both
+/// stop cleanly on SIGTERM.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_postgres_database_serve_the_same_feeds() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let db = common::postgres::database();
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join("html2rss.toml");
+    std::fs::write(
+        &settings,
+        "first_fetches_per_minute = 0\n[fetch]\nallow_private = true\n[updater]\nper_host_delay = \"0s\"\n",
+    )
+    .unwrap();
+    let serve = || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_html2rss"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--db", &db, "--config"])
+            .arg(&settings)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let line = loop {
+            let line = lines.next().expect("the server ended before listening").unwrap();
+            if line.starts_with("html2rss listening on http://") {
+                break line;
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        let address = line.split("http://").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+        assert!(line.contains(&format!("(database {db})")), "{line}");
+        (child, address)
+    };
+    let (mut first, first_address) = serve();
+    let (mut second, second_address) = serve();
+    let site = news_site();
+    let page = site.url("/");
+    let encoded: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
+    let http = client();
+    for address in [&first_address, &second_address] {
+        let response = http.get(format!("http://{address}/rss?url={encoded}")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{address}");
+        let mut found = titles(&response.bytes().await.unwrap());
+        found.sort();
+        assert_eq!(found, ["Story number 1", "Story number 2", "Story number 3"], "{address}");
+        let health = http.get(format!("http://{address}/healthz")).send().await.unwrap();
+        assert_eq!(health.status(), StatusCode::OK);
+    }
+    assert_eq!(site.requests().iter().filter(|r| r.path == "/").count(), 1, "the second server read the store");
+    for child in [&mut first, &mut second] {
+        let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+    for child in [&mut first, &mut second] {
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(started.elapsed() < Duration::from_secs(15), "a server did not stop on SIGTERM");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(status.success(), "{status}");
+    }
 }

@@ -1,4 +1,8 @@
-//! The store on real SQLite files in temporary directories.
+//! The store on real SQLite files in temporary directories and on a real PostgreSQL server
+//! that the tests start (`common::postgres`): the same tests on both, and each backend's own
+//! (files, schema versions, the command line).
+
+mod common;
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -41,11 +45,58 @@ fn extraction(subjects: Vec<(Option<&str>, Vec<Item>)>) -> Extraction {
     Extraction { page, engine: Engine::TimePattern, confidence: 0.75 }
 }
 
-fn open() -> (tempfile::TempDir, Store) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path().join("html2rss.db")).unwrap();
-    (dir, store)
+/// Where a test's database is: a SQLite file in a temporary directory, or a new database on
+/// the test binary's PostgreSQL server.
+enum Db {
+    Sqlite(tempfile::TempDir),
+    Postgres(String),
 }
+
+impl Db {
+    fn sqlite() -> Db {
+        Db::Sqlite(tempfile::tempdir().unwrap())
+    }
+
+    fn postgres() -> Db {
+        Db::Postgres(common::postgres::database())
+    }
+
+    fn location(&self) -> std::path::PathBuf {
+        match self {
+            Db::Sqlite(dir) => dir.path().join("html2rss.db"),
+            Db::Postgres(address) => address.into(),
+        }
+    }
+
+    fn open(&self) -> Store {
+        Store::open(self.location()).unwrap()
+    }
+}
+
+/// The tests that hold for both backends, run on each.
+macro_rules! on_both_backends {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test] fn $test() { super::$test(&super::Db::sqlite()) })*
+        }
+        mod postgres {
+            $(#[test] fn $test() { super::$test(&super::Db::postgres()) })*
+        }
+    };
+}
+
+on_both_backends!(
+    merging_keeps_first_seen_undated_dates_and_items_that_left_the_page,
+    the_feed_is_the_newest_n_items_in_date_then_page_order,
+    due_sources_come_fresh_first_then_most_overdue,
+    fetch_records_count_failures_and_keep_validators_and_items,
+    rules_templates_and_settings_round_trip,
+    concurrent_writers_and_readers_do_not_fail_busy,
+    leases_resets_reschedules_and_feed_versions,
+    article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_content,
+    renders_are_kept_for_their_feed_version_and_go_with_their_source,
+    claims_from_two_stores_never_overlap,
+);
 
 #[test]
 fn a_new_file_is_migrated_in_wal_mode_and_reopens_with_its_data() {
@@ -101,9 +152,8 @@ fn a_newer_schema_is_refused_and_a_failed_migration_changes_nothing() {
     assert_eq!((version, tables, kept), (0, vec!["items".to_string()], 42));
 }
 
-#[test]
-fn merging_keeps_first_seen_undated_dates_and_items_that_left_the_page() {
-    let (_dir, store) = open();
+fn merging_keeps_first_seen_undated_dates_and_items_that_left_the_page(db: &Db) {
+    let store = db.open();
     let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
     let mut old = item("Old story", Some("https://news.example/old"), Some("2023-01-02T10:00:00+08:00"));
     old.description = Some("<p>first words</p>".into());
@@ -164,9 +214,8 @@ fn merging_keeps_first_seen_undated_dates_and_items_that_left_the_page() {
     assert_eq!((undated.item.date, undated.last_seen), (Some(at(100).fixed_offset()), at(300)));
 }
 
-#[test]
-fn the_feed_is_the_newest_n_items_in_date_then_page_order() {
-    let (_dir, store) = open();
+fn the_feed_is_the_newest_n_items_in_date_then_page_order(db: &Db) {
+    let store = db.open();
     let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
     let day = |d: u32| format!("2024-03-{d:02}T08:00:00+01:00");
     let sports: Vec<Item> = (1..=15)
@@ -197,9 +246,8 @@ fn the_feed_is_the_newest_n_items_in_date_then_page_order() {
     assert!(store.feed(html2rss::store::SourceId(9999), 5).unwrap().is_none());
 }
 
-#[test]
-fn due_sources_come_fresh_first_then_most_overdue() {
-    let (_dir, store) = open();
+fn due_sources_come_fresh_first_then_most_overdue(db: &Db) {
+    let store = db.open();
     let add = |u: &str, now| store.add_source(&url(u), &settings(), now).unwrap().0;
     let overdue = add("https://a.example/", at(0));
     let later = add("https://b.example/", at(10));
@@ -237,9 +285,8 @@ fn due_sources_come_fresh_first_then_most_overdue() {
     assert_eq!(ids(store.due_sources(at(400), DueFilter::All, 10).unwrap()), [overdue.id]);
 }
 
-#[test]
-fn fetch_records_count_failures_and_keep_validators_and_items() {
-    let (_dir, store) = open();
+fn fetch_records_count_failures_and_keep_validators_and_items(db: &Db) {
+    let store = db.open();
     let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
     assert!(source.fresh && source.next_due == at(0) && source.health == Health::Ok);
     store.merge(source.id, &extraction(vec![(None, vec![item("Kept", None, None)])]), at(1)).unwrap();
@@ -297,9 +344,8 @@ fn fetch_records_count_failures_and_keep_validators_and_items() {
     assert!(matches!(missing, StoreError::NoSuchSource(777)));
 }
 
-#[test]
-fn rules_templates_and_settings_round_trip() {
-    let (_dir, store) = open();
+fn rules_templates_and_settings_round_trip(db: &Db) {
+    let store = db.open();
     let new = NewRule {
         name: "Example news".into(),
         url_patterns: vec!["https://news.example/*".into(), "https://news.example.org/world/*".into()],
@@ -359,9 +405,8 @@ fn rules_templates_and_settings_round_trip() {
     assert!(store.source(source.id).unwrap().is_none());
 }
 
-#[test]
-fn concurrent_writers_and_readers_do_not_fail_busy() {
-    let (_dir, store) = open();
+fn concurrent_writers_and_readers_do_not_fail_busy(db: &Db) {
+    let store = db.open();
     let threads: Vec<_> = (0..4)
         .map(|t| {
             let store = store.clone();
@@ -389,7 +434,9 @@ fn concurrent_writers_and_readers_do_not_fail_busy() {
         thread.join().unwrap();
     }
     assert_eq!(store.stats(at(0)).unwrap().items, 4 * 40 * 5);
-    assert_eq!(store.integrity_check().unwrap(), "ok");
+    if let Db::Sqlite(..) = db {
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+    }
 }
 
 /// kill -9 a process in the middle of merges: every merge it reported committed is there, and
@@ -436,9 +483,8 @@ fn kill_9_loses_nothing_committed() {
     assert_eq!(source.item_count, items.len() as u64, "the item count moved with the items");
 }
 
-#[test]
-fn leases_resets_reschedules_and_feed_versions() {
-    let (_dir, store) = open();
+fn leases_resets_reschedules_and_feed_versions(db: &Db) {
+    let store = db.open();
     let lease = Duration::from_secs(60);
     let (leased, created) = store.add_source_leased(&url("https://a.example/"), &settings(), at(0), lease).unwrap();
     assert!(created && leased.fresh);
@@ -489,9 +535,8 @@ fn leases_resets_reschedules_and_feed_versions() {
     assert_eq!(store.items(id, 10).unwrap().len(), 1, "a reset keeps the items");
 }
 
-#[test]
-fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_content() {
-    let (_dir, store) = open();
+fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_content(db: &Db) {
+    let store = db.open();
     let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
     let items = vec![
         item("One", Some("https://news.example/1"), Some("2024-05-03T10:00:00Z")),
@@ -549,7 +594,7 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
 }
 
 /// `html2rss migrate` (the command line): creates a database, upgrades an old one keeping its
-/// rows, says so, and refuses a newer schema and a PostgreSQL address with the reason.
+/// rows, says so, and refuses a newer schema and an unreachable PostgreSQL with the reason.
 #[test]
 fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
@@ -572,8 +617,8 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     // A file at schema version 2 with a source: migrated to the current version, the source kept.
     let old = dir.path().join("old.db");
     let raw = rusqlite::Connection::open(&old).unwrap();
-    raw.execute_batch(include_str!("../src/store/migrations/001_initial.sql")).unwrap();
-    raw.execute_batch(include_str!("../src/store/migrations/002_refresh_state.sql")).unwrap();
+    raw.execute_batch(include_str!("../src/store/sqlite/migrations/001_initial.sql")).unwrap();
+    raw.execute_batch(include_str!("../src/store/sqlite/migrations/002_refresh_state.sql")).unwrap();
     raw.execute_batch(
         "PRAGMA user_version = 2;
          INSERT INTO sources (id, url, update_interval, next_due, created, fresh)
@@ -594,17 +639,133 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     assert!(!ok);
     assert!(err.contains("newer.db") && err.contains("newer than this program"), "{err}");
 
-    let (ok, _, err) = migrate("postgres://feeds@db.example/feeds");
+    // A PostgreSQL server that is not there (a socket directory that does not exist): the
+    // reason names the address, without its password, and no file is made of the address.
+    let (ok, _, err) = migrate("postgres://feeds:secret@%2Fnonexistent-html2rss/feeds");
     assert!(!ok);
-    assert!(err.contains("PostgreSQL address") && err.contains("SQLite file"), "{err}");
+    assert!(err.contains("cannot connect to postgres://feeds:***@%2Fnonexistent-html2rss/feeds"), "{err}");
+    assert!(!err.contains("secret"), "{err}");
     assert!(!std::path::Path::new("postgres:").exists(), "no file was made of the address");
+}
+
+/// `html2rss migrate --db postgres://…`: the same story on PostgreSQL.
+#[test]
+fn the_migrate_command_creates_upgrades_and_refuses_postgres_databases() {
+    let migrate = |db: &str| {
+        let output =
+            std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let fresh = common::postgres::database();
+    let (ok, out, err) = migrate(&fresh);
+    assert!(ok, "{err}");
+    assert_eq!(out, format!("{fresh}: created at schema version {SCHEMA_VERSION}\n"));
+    let (ok, out, _) = migrate(&fresh);
+    assert!(ok && out.contains("already at schema version"), "{out}");
+
+    // A database at schema version 2 with a source: migrated, the source kept.
+    let old = common::postgres::database();
+    let mut raw = common::postgres::client(&old);
+    raw.batch_execute(include_str!("../src/store/postgres/migrations/001_initial.sql")).unwrap();
+    raw.batch_execute(include_str!("../src/store/postgres/migrations/002_refresh_state.sql")).unwrap();
+    raw.batch_execute(
+        "CREATE TABLE html2rss_schema (version BIGINT NOT NULL); INSERT INTO html2rss_schema VALUES (2);
+         INSERT INTO sources (url, update_interval, next_due, created, fresh)
+           VALUES ('https://notes.example/', 3600, 0, 0, FALSE);",
+    )
+    .unwrap();
+    let (ok, out, err) = migrate(&old);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("migrated from schema version 2 to {SCHEMA_VERSION}")), "{out}");
+    let version: i64 = raw.query_one("SELECT version FROM html2rss_schema", &[]).unwrap().get(0);
+    assert_eq!(version, i64::from(SCHEMA_VERSION));
+    let store = Store::open(&old).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert!(store.source_by_url(&url("https://notes.example/")).unwrap().is_some());
+
+    raw.execute("UPDATE html2rss_schema SET version = $1", &[&i64::from(SCHEMA_VERSION + 1)]).unwrap();
+    let (ok, _, err) = migrate(&old);
+    assert!(!ok);
+    assert!(err.contains(&old) && err.contains("newer than this program"), "{err}");
+}
+
+/// PostgreSQL: a new database is migrated and reopens with its data; the version is in
+/// `html2rss_schema`; a newer schema is refused; a migration that fails leaves nothing of it.
+#[test]
+fn a_postgres_database_is_versioned_in_a_table_and_a_failed_migration_changes_nothing() {
+    let db = common::postgres::database();
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    store.ping().unwrap();
+    let (source, created) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
+    assert!(created);
+    drop(store);
+    let mut raw = common::postgres::client(&db);
+    let version: i64 = raw.query_one("SELECT version FROM html2rss_schema", &[]).unwrap().get(0);
+    assert_eq!(version, i64::from(SCHEMA_VERSION));
+    let (store, had) = Store::open_migrated(&db).unwrap();
+    assert_eq!(had, SCHEMA_VERSION);
+    assert_eq!(store.source_by_url(&url("https://news.example/")).unwrap(), Some(source));
+    assert!(matches!(store.integrity_check(), Err(StoreError::SqliteOnly(_))));
+
+    raw.execute("UPDATE html2rss_schema SET version = $1", &[&i64::from(SCHEMA_VERSION + 1)]).unwrap();
+    let error = Store::open(&db).unwrap_err();
+    assert!(matches!(error, StoreError::TooNew { found, .. } if found == SCHEMA_VERSION + 1), "{error}");
+
+    let blocked = common::postgres::database();
+    let mut raw = common::postgres::client(&blocked);
+    raw.batch_execute("CREATE TABLE items (x BIGINT); INSERT INTO items VALUES (42);").unwrap();
+    let error = Store::open(&blocked).unwrap_err();
+    assert!(matches!(error, StoreError::Migration { version: 1, .. }), "{error}");
+    let tables: Vec<String> = raw
+        .query("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public' ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    let kept: i64 = raw.query_one("SELECT x FROM items", &[]).unwrap().get(0);
+    assert_eq!((tables, kept), (vec!["items".to_string()], 42), "no table of migration 1, nor the version table");
+}
+
+/// Servers sharing one database never claim the same source: two stores (two pools), four
+/// threads each, claiming until nothing is due; every source is claimed exactly once.
+fn claims_from_two_stores_never_overlap(db: &Db) {
+    let first = db.open();
+    let second = db.open();
+    for n in 0..120 {
+        first.add_source(&url(&format!("https://site{n}.example/")), &settings(), at(0)).unwrap();
+    }
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let store = if t % 2 == 0 { first.clone() } else { second.clone() };
+            std::thread::spawn(move || {
+                let mut claimed = Vec::new();
+                loop {
+                    let sources = store.claim_due(at(10), DueFilter::All, 3, Duration::from_secs(600)).unwrap();
+                    if sources.is_empty() {
+                        return claimed;
+                    }
+                    claimed.extend(sources.into_iter().map(|s| s.id));
+                }
+            })
+        })
+        .collect();
+    let mut claimed: Vec<_> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    let total = claimed.len();
+    claimed.sort();
+    claimed.dedup();
+    assert_eq!((total, claimed.len()), (120, 120), "each source claimed once");
+    assert!(second.due_sources(at(10), DueFilter::All, 10).unwrap().is_empty());
 }
 
 /// Renders are kept only for the feed version they were written from, replaced by the next
 /// one, read back as written, and go with their source.
-#[test]
-fn renders_are_kept_for_their_feed_version_and_go_with_their_source() {
-    let (_dir, store) = open();
+fn renders_are_kept_for_their_feed_version_and_go_with_their_source(db: &Db) {
+    let store = db.open();
     let (source, _) = store.add_source(&url("https://news.example/"), &settings(), at(0)).unwrap();
     let one = item("One", Some("https://news.example/1"), Some("2024-05-01T10:00:00Z"));
     store.merge(source.id, &extraction(vec![(None, vec![one])]), at(1)).unwrap();

@@ -1,13 +1,13 @@
 //! `html2rss migrate`: create the database or bring its schema up to date, explicitly (before
 //! starting servers of a new version), and say what was done. A database of a newer schema is
-//! refused, as `serve` refuses it.
+//! refused, as `serve` refuses it. The database is a SQLite file or a PostgreSQL address.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 use crate::config::Config;
-use crate::store::{SCHEMA_VERSION, Store};
+use crate::store::{self, SCHEMA_VERSION, Store};
 
 pub fn run(config: Option<&Path>, db: Option<&str>) -> anyhow::Result<()> {
     let mut config = match config {
@@ -17,26 +17,13 @@ pub fn run(config: Option<&Path>, db: Option<&str>) -> anyhow::Result<()> {
     if let Some(db) = db {
         config.db = PathBuf::from(db);
     }
-    let path = sqlite_path(&config.db)?;
-    let (_, had) =
-        Store::open_migrated(path).with_context(|| format!("cannot migrate the database {}", path.display()))?;
+    let (store, had) = Store::open_migrated(&config.db)
+        .with_context(|| format!("cannot migrate the database {}", store::shown(&config.db)))?;
+    let db = store.location();
     match had {
-        0 => println!("{}: created at schema version {SCHEMA_VERSION}", path.display()),
-        v if v == SCHEMA_VERSION => println!("{}: already at schema version {SCHEMA_VERSION}", path.display()),
-        v => println!("{}: migrated from schema version {v} to {SCHEMA_VERSION}", path.display()),
+        0 => println!("{db}: created at schema version {SCHEMA_VERSION}"),
+        v if v == SCHEMA_VERSION => println!("{db}: already at schema version {SCHEMA_VERSION}"),
+        v => println!("{db}: migrated from schema version {v} to {SCHEMA_VERSION}"),
     }
     Ok(())
-}
-
-/// The database setting as a SQLite file; a PostgreSQL address is refused with the reason
-/// (this build stores in SQLite only), rather than taken for a file name.
-pub fn sqlite_path(db: &Path) -> anyhow::Result<&Path> {
-    let text = db.to_string_lossy();
-    if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-        anyhow::bail!(
-            "the database {text} is a PostgreSQL address; this build of html2rss stores in a SQLite file only \
-             (give a file path as db)"
-        );
-    }
-    Ok(db)
 }

@@ -37,7 +37,7 @@ pub enum Command {
         /// Address to listen on, e.g. 127.0.0.1:8080.
         #[arg(long)]
         listen: Option<String>,
-        /// SQLite database file.
+        /// The database: a SQLite file, or a postgres:// address. or a postgres:// address.
         #[arg(long)]
         db: Option<PathBuf>,
     },
@@ -102,7 +102,7 @@ pub enum Command {
         /// TOML configuration file (its `db`).
         #[arg(long)]
         config: Option<PathBuf>,
-        /// The database: a SQLite file.
+        /// The database: a SQLite file, or a postgres:// address.
         #[arg(long)]
         db: Option<String>,
     },

@@ -38,8 +38,8 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     // Opening the store creates or migrates the database now, so that a bad file stops the
     // server at start rather than at its first request.
-    let db = super::migrate::sqlite_path(&config.db)?;
-    let store = Store::open(db).with_context(|| format!("cannot use the database {}", db.display()))?;
+    let store = Store::open(&config.db)
+        .with_context(|| format!("cannot use the database {}", crate::store::shown(&config.db)))?;
     let listener =
         std::net::TcpListener::bind(&config.listen).with_context(|| format!("cannot listen on {}", config.listen))?;
     let address = listener.local_addr()?;
@@ -49,6 +49,7 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
         .max_blocking_threads(64)
         .enable_all()
         .build()?;
+    let db = store.location();
     runtime.block_on(async move {
         let token = web::admin_token(config.admin_token.as_deref(), &store).context("cannot set up the admin token")?;
         let generated = token.generated.then(|| token.token.clone());
@@ -59,7 +60,7 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
         let server = web::server(listener, Arc::new(state))?;
         let handle = server.handle();
         let running = tokio::spawn(server);
-        say!("html2rss listening on http://{address} (database {}); admin page /admin", config.db.display());
+        say!("html2rss listening on http://{address} (database {db}); admin page /admin");
         if let Some(token) = generated {
             say!("html2rss: generated the admin token (shown only now; kept in the database):\n  {token}");
         }

@@ -1,65 +1,90 @@
-//! The store: sources, their items and rendered feeds, rules, templates and settings in one
-//! SQLite file. The only module that knows SQLite.
+//! The store: sources, their items and rendered feeds, rules, templates and settings. The only
+//! module that knows SQL.
+//!
+//! Two backends behind one API: a SQLite file (the embedded default, `sqlite/`) and a
+//! PostgreSQL database (`postgres/`) that several servers can share. [`Store::open`] picks one
+//! by the database setting: a `postgres://` or `postgresql://` address is PostgreSQL, anything
+//! else a file. Both keep the same schema at the same version numbers and give the same
+//! answers; what a call means (the merge rules, what is kept) is written once in this module's
+//! files, and each backend has only its SQL and row mapping.
 //!
 //! The API is synchronous; the async server calls it from `spawn_blocking`. [`Store`] is cheap
-//! to clone and safe to share: each call borrows a connection from a small pool (an idle
-//! connection keeps its prepared-statement cache, so a hot `/rss` read costs no `open` and
-//! no SQL parsing; opening one per call would cost both, every time).
+//! to clone and safe to share: each call borrows a connection from the backend's pool.
 //!
-//! Durability: WAL journal with `synchronous = NORMAL`. In WAL mode a commit is appended to the
-//! log before the call returns, so a killed process (kill -9, panic, OOM) loses nothing that
-//! was committed and never corrupts the file; only an OS crash or power cut can roll back the
-//! last commits, and even then the file stays consistent. `FULL` would fsync on every commit
-//! to guard against power loss too, at a cost of milliseconds per write, for feeds that are
-//! refetched anyway. Readers never block the writer, nor the writer the readers.
-//!
-//! Every write is one transaction (`BEGIN IMMEDIATE` when it reads before writing, so two
-//! writers queue on the busy timeout instead of failing).
+//! Every write that reads before it writes is one transaction, safe with other writers: on
+//! SQLite `BEGIN IMMEDIATE` (writers queue on the busy timeout), on PostgreSQL row locks
+//! (`FOR UPDATE`, `SKIP LOCKED` where a claim may pass over a row another server holds).
 //!
 //! Times are `DateTime<Utc>` passed in by the caller (tests use fixed clocks) and stored in
 //! whole seconds.
 
 mod catalog;
 mod items;
-mod migrations;
+mod postgres;
 mod renders;
 mod sources;
+mod sqlite;
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{DateTime, FixedOffset, Utc};
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
-use rusqlite::{Connection, OpenFlags, ToSql};
+use chrono::{DateTime, Utc};
 
 pub use catalog::{NewRule, Rule, RuleId, Template};
 pub use items::{
     ArticleCounts, ArticleFields, ArticleUpdate, DateCounts, DateOrigin, DateRead, DateUpdate, MergeReport, StoredFeed,
     StoredItem,
 };
-pub use migrations::SCHEMA_VERSION;
 pub use renders::StoredRender;
 pub use sources::{DueFilter, FeedStamp, FetchRecord, Health, Source, SourceId, SourceSettings, Stats};
+pub use sqlite::SCHEMA_VERSION;
 
-/// How long a call waits for another connection's write to finish before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Idle connections kept for reuse; more may be open at once, the rest are closed after use.
-const POOL_SIZE: usize = 8;
+// The two backends' migrations are numbered alike: a version is the same schema on both.
+const _: () = assert!(postgres::MIGRATION_COUNT == SCHEMA_VERSION as usize);
+
+/// A backend's own error, where a variant is shared by both.
+pub type BackendError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why a store call failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot open the database {path}: {error}")]
-    Open { path: PathBuf, error: rusqlite::Error },
-    #[error("database migration {version} failed: {error}")]
-    Migration { version: u32, error: rusqlite::Error },
+    Open { path: std::path::PathBuf, error: rusqlite::Error },
+    /// The address is shown without its password.
+    #[error("cannot connect to {address}: {}", reason(&**.error))]
+    Connect { address: String, error: BackendError },
+    #[error("database migration {version} failed: {}", reason(&**.error))]
+    Migration { version: u32, error: BackendError },
     #[error("the database has schema version {found}, newer than this program's {supported}; use a newer html2rss")]
     TooNew { found: u32, supported: u32 },
     #[error("no source with id {0}")]
     NoSuchSource(i64),
+    #[error("a stored {column} does not read back: {error}")]
+    BadValue { column: &'static str, error: BackendError },
+    #[error("{0} is a SQLite check; PostgreSQL has none like it")]
+    SqliteOnly(&'static str),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("database error: {}", reason(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("no database connection: {0}")]
+    Pool(#[from] r2d2::Error),
+}
+
+/// An error and the errors it comes from, on one line: a `postgres` error says only "db
+/// error" itself, and why in its source.
+fn reason(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let more = cause.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = cause.source();
+    }
+    text
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -67,138 +92,96 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// The database. Clones share one pool of connections.
 #[derive(Clone)]
 pub struct Store {
-    inner: Arc<Inner>,
+    backend: Arc<Backend>,
 }
 
-struct Inner {
-    path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
+enum Backend {
+    Sqlite(sqlite::Sqlite),
+    Postgres(postgres::Postgres),
 }
+
+/// `backend!(self, method(args))`: call the method of whichever backend the store has.
+macro_rules! backend {
+    ($store:expr, $method:ident($($arg:expr),* $(,)?)) => {
+        match &*$store.backend {
+            $crate::store::Backend::Sqlite(db) => db.$method($($arg),*),
+            $crate::store::Backend::Postgres(db) => db.$method($($arg),*),
+        }
+    };
+}
+use backend;
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("path", &self.inner.path).finish()
+        f.debug_struct("Store").field("location", &self.location()).finish()
+    }
+}
+
+/// Whether the database setting is a PostgreSQL address rather than a SQLite file.
+fn is_postgres(db: &Path) -> bool {
+    db.to_str().is_some_and(|text| text.starts_with("postgres://") || text.starts_with("postgresql://"))
+}
+
+/// The database setting as it may be shown (messages, logs): a file as it is, a PostgreSQL
+/// address without its password.
+pub fn shown(db: &Path) -> String {
+    match db.to_str() {
+        Some(address) if is_postgres(db) => postgres::without_password(address),
+        _ => db.display().to_string(),
     }
 }
 
 impl Store {
-    /// Open (or create) the database file and bring its schema up to date.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store> {
-        Ok(Store::open_migrated(path)?.0)
+    /// Open the database and bring its schema up to date: a `postgres://` or `postgresql://`
+    /// address is a PostgreSQL database (which must exist), anything else a SQLite file
+    /// (created when missing).
+    pub fn open(db: impl AsRef<Path>) -> Result<Store> {
+        Ok(Store::open_migrated(db)?.0)
     }
 
-    /// [`Store::open`], telling which schema version the file had before (0: a new file).
-    pub fn open_migrated(path: impl AsRef<Path>) -> Result<(Store, u32)> {
-        let path = path.as_ref().to_path_buf();
-        let mut conn = connect(&path)?;
-        // The journal mode is a property of the file: set once, before any transaction.
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
-            .map_err(|error| StoreError::Open { path: path.clone(), error })?;
-        let had = migrations::migrate(&mut conn)?;
-        Ok((Store { inner: Arc::new(Inner { path, idle: Mutex::new(vec![conn]) }) }, had))
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.inner.path
-    }
-
-    /// The schema version of the file (`PRAGMA user_version`).
-    pub fn schema_version(&self) -> Result<u32> {
-        self.with(|conn| Ok(conn.pragma_query_value(None, "user_version", |row| row.get(0))?))
-    }
-
-    /// SQLite's own consistency check: `"ok"` when the file is sound.
-    pub fn integrity_check(&self) -> Result<String> {
-        self.with(|conn| Ok(conn.query_row("PRAGMA integrity_check", [], |row| row.get(0))?))
-    }
-
-    /// Whether the database file answers a read, on a connection of its own that may not create
-    /// the file: a pooled connection keeps a removed or replaced file open and would answer for
-    /// a database that is gone.
-    pub fn ping(&self) -> Result<()> {
-        let path = &self.inner.path;
-        let open = || -> rusqlite::Result<()> {
-            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-            let conn = Connection::open_with_flags(path, flags)?;
-            conn.busy_timeout(BUSY_TIMEOUT)?;
-            conn.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get::<_, i64>(0))?;
-            Ok(())
+    /// [`Store::open`], telling which schema version the database had before (0: new).
+    pub fn open_migrated(db: impl AsRef<Path>) -> Result<(Store, u32)> {
+        let db = db.as_ref();
+        let (backend, had) = match db.to_str() {
+            Some(address) if is_postgres(db) => {
+                let (db, had) = postgres::Postgres::open(address)?;
+                (Backend::Postgres(db), had)
+            }
+            _ => {
+                let (db, had) = sqlite::Sqlite::open(db)?;
+                (Backend::Sqlite(db), had)
+            }
         };
-        open().map_err(|error| StoreError::Open { path: path.clone(), error })
+        Ok((Store { backend: Arc::new(backend) }, had))
     }
 
-    /// Run `f` on a pooled connection.
-    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
-        let pooled = self.inner.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut conn = match pooled {
-            Some(conn) => conn,
-            None => connect(&self.inner.path)?,
-        };
-        let result = f(&mut conn);
-        // An open transaction was rolled back when its guard dropped, so the connection is clean.
-        let mut idle = self.inner.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        if idle.len() < POOL_SIZE {
-            idle.push(conn);
+    /// Where the database is, for people: the file, or the PostgreSQL address without its
+    /// password.
+    pub fn location(&self) -> String {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.path().display().to_string(),
+            Backend::Postgres(db) => db.address().to_string(),
         }
-        result
     }
-}
 
-fn connect(path: &Path) -> Result<Connection> {
-    let open = || -> rusqlite::Result<Connection> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        // 1 MiB of page cache per connection (SQLite's default is 2 MiB): the pool holds up to
-        // POOL_SIZE connections, the OS caches the file anyway, and the server must stay small.
-        conn.pragma_update(None, "cache_size", -1024)?;
-        conn.set_prepared_statement_cache_capacity(64);
-        Ok(conn)
-    };
-    open().map_err(|error| StoreError::Open { path: path.to_path_buf(), error })
-}
-
-/// A time stored as Unix seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Seconds(DateTime<Utc>);
-
-impl ToSql for Seconds {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.timestamp()))
+    /// The schema version of the database.
+    pub fn schema_version(&self) -> Result<u32> {
+        backend!(self, schema_version())
     }
-}
 
-impl FromSql for Seconds {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        let seconds = i64::column_result(value)?;
-        DateTime::from_timestamp(seconds, 0).map(Seconds).ok_or(FromSqlError::OutOfRange(seconds))
+    /// SQLite's own consistency check: `"ok"` when the file is sound. PostgreSQL has no such
+    /// check of a whole database: [`StoreError::SqliteOnly`].
+    pub fn integrity_check(&self) -> Result<String> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.integrity_check(),
+            Backend::Postgres(_) => Err(StoreError::SqliteOnly("integrity_check")),
+        }
     }
-}
 
-/// A date with its offset, stored as RFC 3339 text.
-struct Rfc3339(DateTime<FixedOffset>);
-
-impl ToSql for Rfc3339 {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.to_rfc3339()))
+    /// Whether the database answers a read (`/healthz`).
+    pub fn ping(&self) -> Result<()> {
+        backend!(self, ping())
     }
-}
-
-impl FromSql for Rfc3339 {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        let text = value.as_str()?;
-        DateTime::parse_from_rfc3339(text).map(Rfc3339).map_err(|e| FromSqlError::Other(Box::new(e)))
-    }
-}
-
-fn seconds(t: DateTime<Utc>) -> Seconds {
-    Seconds(t)
-}
-
-fn opt_time(value: Option<Seconds>) -> Option<DateTime<Utc>> {
-    value.map(|s| s.0)
 }
 
 /// A duration in whole seconds, saturating.
@@ -211,14 +194,7 @@ fn later(t: DateTime<Utc>, d: Duration) -> DateTime<Utc> {
     chrono::TimeDelta::from_std(d).ok().and_then(|d| t.checked_add_signed(d)).unwrap_or(DateTime::<Utc>::MAX_UTC)
 }
 
-/// A stored value that does not parse (a URL, an engine name), as a column conversion error.
-fn bad_column(column: usize, error: impl std::error::Error + Send + Sync + 'static) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Text, Box::new(error))
-}
-
-/// A count or duration column: stored as SQLite's signed integer, never negative.
-fn unsigned(row: &rusqlite::Row, column: usize) -> rusqlite::Result<u64> {
-    let value: i64 = row.get(column)?;
-    u64::try_from(value)
-        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(column, rusqlite::types::Type::Integer, Box::new(e)))
+/// A count or limit as the databases' signed 64-bit integer, saturating.
+fn signed(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 pub mod browser;
 pub mod http;
+pub mod postgres;
 pub mod server;
 
 /// The development corpus (`../shared/corpus` next to the checkout, or `HTML2RSS_CORPUS`).

@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::{Result, StoreError};
+use crate::store::{Result, StoreError};
 
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/001_initial.sql"),
@@ -37,7 +37,7 @@ pub fn migrate(conn: &mut Connection) -> Result<u32> {
             tx.execute_batch(MIGRATIONS[found as usize])?;
             tx.pragma_update(None, "user_version", version)
         };
-        step(&tx).map_err(|error| StoreError::Migration { version, error })?;
-        tx.commit().map_err(|error| StoreError::Migration { version, error })?;
+        step(&tx).map_err(|error| StoreError::Migration { version, error: error.into() })?;
+        tx.commit().map_err(|error| StoreError::Migration { version, error: error.into() })?;
     }
 }
