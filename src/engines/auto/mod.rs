@@ -391,7 +391,7 @@ impl Analysis {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
-        let total = prose_weight(content);
+        let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
         let undated = is_undated(page);
         // A row of labels is a menu, not a list of items, however little text the page has.
@@ -409,10 +409,12 @@ impl Analysis {
                 return true;
             }
         }
-        if total < MIN_ARTICLE_CHARS {
+        // A text of its own is prose: a column of labels, counts or times is a list's furniture.
+        let prose = prose_weight(content);
+        if prose < MIN_ARTICLE_CHARS {
             return false;
         }
-        total.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
+        prose.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
     }
 
     /// Whether the list's records sit where no item list of the page does (a comment section, a
