@@ -4,6 +4,7 @@
 #
 #   scripts/bench_rss.sh            # 10,000 sources, 64 connections, 20 s per scenario
 #   SOURCES=2000 DURATION=10s scripts/bench_rss.sh
+#   DB=postgres://postgres@%2Frun%2Fpostgresql/bench scripts/bench_rss.sh   # an empty PostgreSQL database
 #
 # Two scenarios, each with wrk (Debian's `wrk`) at 64 connections over 2 threads:
 #   hot: requests spread over HOT feeds (readers polling popular feeds: rendered text cached);
@@ -19,6 +20,8 @@ SOURCES=${SOURCES:-10000}
 HOT=${HOT:-100}
 DURATION=${DURATION:-20s}
 CONNECTIONS=${CONNECTIONS:-64}
+# The store: a new SQLite file in the work directory, or DB (an empty PostgreSQL database).
+DB=${DB:-}
 
 if ! command -v wrk >/dev/null 2>&1; then
     echo "wrk is missing: apt-get install -y wrk" >&2
@@ -35,11 +38,12 @@ cleanup() {
 trap cleanup EXIT
 
 echo "seeding $SOURCES sources of 20 items..."
-target/release/examples/seed_feeds "$work/feeds.db" "$SOURCES" > "$work/all.txt"
+db=${DB:-$work/feeds.db}
+target/release/examples/seed_feeds "$db" "$SOURCES" > "$work/all.txt"
 head -n "$HOT" "$work/all.txt" > "$work/hot.txt"
 cat > "$work/html2rss.toml" <<TOML
 listen = "127.0.0.1:0"
-db = "$work/feeds.db"
+db = "$db"
 admin_token = "bench"
 TOML
 cat > "$work/paths.lua" <<'LUA'
