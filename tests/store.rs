@@ -593,20 +593,22 @@ fn article_content_is_stored_once_failures_are_counted_and_a_merge_keeps_the_con
     assert_eq!((two.title.as_str(), two.content.as_deref()), ("Two, from its page", Some("<p>Two in full</p>")));
 }
 
+/// Runs `html2rss migrate --db DB`: whether it succeeded, its stdout and its stderr.
+fn migrate(db: &str) -> (bool, String, String) {
+    let output =
+        std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// `html2rss migrate` (the command line): creates a database, upgrades an old one keeping its
 /// rows, says so, and refuses a newer schema and an unreachable PostgreSQL with the reason.
 #[test]
 fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
-    let migrate = |db: &str| {
-        let output =
-            std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
-        (
-            output.status.success(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
-    };
     let fresh = dir.path().join("fresh.db");
     let (ok, out, err) = migrate(fresh.to_str().unwrap());
     assert!(ok, "{err}");
@@ -651,15 +653,6 @@ fn the_migrate_command_creates_upgrades_and_refuses_with_reasons() {
 /// `html2rss migrate --db postgres://…`: the same story on PostgreSQL.
 #[test]
 fn the_migrate_command_creates_upgrades_and_refuses_postgres_databases() {
-    let migrate = |db: &str| {
-        let output =
-            std::process::Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["migrate", "--db", db]).output().unwrap();
-        (
-            output.status.success(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
-    };
     let fresh = common::postgres::database();
     let (ok, out, err) = migrate(&fresh);
     assert!(ok, "{err}");
