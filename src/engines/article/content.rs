@@ -60,15 +60,16 @@ const BOILERPLATE_WORDS: &[&str] = &[
     "hidden", "hide", "invisible", "bio", "biography",
 ];
 /// Stems of boilerplate class and id words, found inside compound words as well
-/// (`postauthor`, `sharebar`, `jp-relatedposts`, `c_copyright`): comments, sharing, related and
-/// recommended posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and
-/// their widgets, footers, bylines and author boxes, legal notices.
+/// (`postauthor`, `sharebar`, `jp-relatedposts`): comments, sharing, related and recommended
+/// posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and their
+/// widgets, footers, bylines and author boxes. Legal notices are [`LEGAL_STEMS`], dropped
+/// whatever their size.
 #[rustfmt::skip]
 const BOILERPLATE_STEMS: &[&str] = &[
     "comment", "disqus", "share", "sharing", "social", "related", "recommend",
     "newsletter", "subscri", "signup", "paywall", "cookie", "consent", "popup",
     "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
-    "byline", "author", "copyright", "disclaimer",
+    "byline", "author",
 ];
 /// Words that hold a stem but name the article: an opinion column's `commentary`.
 const NOT_BOILERPLATE: &[&str] = &["commentary", "commentaries"];
@@ -165,7 +166,7 @@ fn is_boilerplate_class(words: &[String]) -> bool {
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
 
-/// Stems of the class and id words of a site's legal notice (`copyright`, `disclaimer`): the
+/// Stems of the class and id words of a site's legal notice (`c_copyright`, `disclaimer`): the
 /// same on every page of the site, never the article, however long (a sports league's list
 /// of trademarks outweighs a short match report).
 const LEGAL_STEMS: &[&str] = &["copyright", "disclaimer"];
