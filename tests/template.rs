@@ -611,7 +611,7 @@ fn a_template_checks_itself_on_a_page_of_another_layout() {
 
     let mut shapeless = trained.rule.clone();
     shapeless.article.as_mut().unwrap().urls.clear();
-    let auto = html2rss::engines::auto::extract(
+    let auto = html2rss::engines::auto::analyze(
         &archive,
         html2rss::engines::timepattern::TimePatternDb::builtin(),
         &html2rss::engines::timepattern::DateContext::new(Utc::now().fixed_offset()),
@@ -804,4 +804,44 @@ fn an_archive_with_a_post_shaped_url_is_a_list() {
     let extraction = template::extract(&trained.rule, &photo, Utc::now());
     let links: Vec<String> = extraction.page.items().map(|i| i.link.as_ref().unwrap().path().to_string()).collect();
     assert_eq!(links, ["/cliffs/"], "{}", trained.rule.to_xml());
+}
+
+/// A second page of teasers at a URL of the posts' shape (Pelican's `/index2.html` beside
+/// `/slug.html` posts), in a layout the template never saw: each teaser is a headline linking
+/// to a post and a summary whose prose outweighs the links. It is a list page: its headlines
+/// are the site's posts, and no article's text is there.
+#[test]
+fn a_page_of_teasers_at_a_post_shaped_url_is_a_list() {
+    let html_post = |n: u32| format!("/coast-day-{n}.html");
+    let feed = small_blog_feed_at(html_post);
+    let home = small_blog_home_at(html_post);
+    let article = |n: u32| {
+        page(
+            &small_blog_article(n, "").replace(&format!("/{n}/coast-day-{n}/"), &html_post(n)),
+            &format!("https://walks.example{}", html_post(n)),
+        )
+    };
+    let trained = template::train(&feed, &[home, article(1), article(2)], Utc::now()).unwrap();
+    let teasers: String = (4..=8)
+        .rev()
+        .map(|n| {
+            format!(
+                r#"<div class="entry"><h3><a href="/walk-{n}.html">Inland walk number {n}</a></h3>
+                <div class="summary"><p>On walk {n} we left the coast behind and followed the river up
+                through the beech woods to the old mill, where the path forks toward the moor.</p></div>
+                <a href="/walk-{n}.html">Read more</a></div>"#
+            )
+        })
+        .collect();
+    let second = page(
+        &format!(
+            r#"<html><head><title>Walks</title></head><body><header><a href="/">Walks</a></header>
+            <div class="content">{teasers}<a href="/index.html">Newer posts</a></div></body></html>"#
+        ),
+        "https://walks.example/index2.html",
+    );
+    let extraction = template::extract(&trained.rule, &second, Utc::now());
+    let links: Vec<String> = extraction.page.items().map(|i| i.link.as_ref().unwrap().path().to_string()).collect();
+    let want: Vec<String> = (4..=8).rev().map(|n| format!("/walk-{n}.html")).collect();
+    assert_eq!(links, want, "{}", trained.rule.to_xml());
 }

@@ -2,7 +2,6 @@
 //! [--rule FILE] [--template FILE] [--full-text] [--format rss|atom|json]`: the feed of a page,
 //! printed.
 
-use std::cell::OnceCell;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -16,7 +15,6 @@ use url::Url;
 use crate::article_pages::ArticlePages;
 use crate::dom::Document;
 use crate::engines::rules::{self, Rule, RuleSet};
-use crate::engines::template::Applied;
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
 use crate::engines::{Extraction, auto, enrich, template};
 use crate::feed::{self, FeedMeta, Format};
@@ -64,21 +62,14 @@ impl Algorithm {
             }
             Algorithm::Template => {
                 let rule = rule.ok_or_else(|| anyhow!("--algorithm template needs --template FILE"))?;
-                let auto_result = OnceCell::new();
-                let auto = || auto_result.get_or_init(|| auto::extract(doc, TimePatternDb::builtin(), context));
-                let extraction = match template::apply(rule, doc, context.now.to_utc(), auto) {
-                    Applied::Serves(extraction) => extraction,
-                    Applied::GivesWay(reason) => {
-                        eprintln!(
-                            "note: the template '{}' does not fit {} ({reason}); the auto engine's items instead",
-                            rule.label(),
-                            doc.url
-                        );
-                        auto_result
-                            .into_inner()
-                            .unwrap_or_else(|| auto::extract(doc, TimePatternDb::builtin(), context))
-                    }
-                };
+                let (extraction, gave_way) = template::extract_explained(rule, doc, context);
+                if let Some(reason) = gave_way {
+                    eprintln!(
+                        "note: the template '{}' does not fit {} ({reason}); the auto engine's items instead",
+                        rule.label(),
+                        doc.url
+                    );
+                }
                 if extraction.page.item_count() == 0 {
                     eprintln!("warning: the template '{}' finds nothing on {}", rule.label(), doc.url);
                 }

@@ -142,7 +142,7 @@ impl Engines {
         let analyze = || analysis.get_or_init(|| auto::analyze(doc, self.time_patterns(), &context));
         let mut not_fitting = None;
         if let Some(template) = template {
-            match template::apply(&template.rule, doc, now, || &analyze().extraction) {
+            match template::apply(&template.rule, doc, now, analyze) {
                 Applied::Serves(extraction) if extraction.page.item_count() > 0 => {
                     return Choice { extraction, made_by: "the site's trained template".into(), page_feed: None };
                 }

@@ -12,7 +12,7 @@
 //! links with the shape of the site's posts make the list where they hold more posts than
 //! `auto`'s list, else the template gives way to `auto` ([`Applied::GivesWay`]).
 
-use std::cell::OnceCell;
+use std::cell::{LazyCell, OnceCell};
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
@@ -82,14 +82,20 @@ impl Posts {
     }
 }
 
-/// Apply a template to a page. `auto` gives the `auto` engine's result on the page; it is asked
-/// for only when the page is a list page.
-pub fn apply<'a>(rule: &Rule, doc: &Document, now: DateTime<Utc>, auto: impl FnOnce() -> &'a Extraction) -> Applied {
+/// Apply a template to a page. `auto` gives the `auto` engine's analysis of the page; it is
+/// asked for only when the page is a list page or the template takes it for an article.
+pub fn apply<'a>(
+    rule: &Rule,
+    doc: &Document,
+    now: DateTime<Utc>,
+    auto: impl FnOnce() -> &'a auto::Analysis,
+) -> Applied {
     let posts = Posts::new(rule, doc);
     let (strict, in_content) = strict_items(rule, doc, now, &posts);
     let strict_posts = posts.of(strict.page.items());
     let listed_in_content = if in_content { strict_posts.len() } else { 0 };
-    if is_article_page(rule, doc, now, &posts, listed_in_content) {
+    let auto = LazyCell::new(auto);
+    if is_article_page(rule, doc, now, &posts, listed_in_content) && !auto_finds_a_list(doc, &posts, *auto) {
         return Applied::Serves(article_page(rule, doc, now));
     }
     let trust = confidence(rule);
@@ -98,7 +104,7 @@ pub fn apply<'a>(rule: &Rule, doc: &Document, now: DateTime<Utc>, auto: impl FnO
     // `auto`'s posts, but not those it found in the page's furniture only (a "recent posts"
     // widget is no evidence against the template's main list).
     let auto_posts: HashSet<LinkKey> = posts
-        .of(auto().page.items())
+        .of(auto.extraction.page.items())
         .into_iter()
         .filter(|key| anchors.get(key).is_none_or(|nodes| nodes.iter().any(|&a| !in_furniture(doc, a))))
         .collect();
@@ -135,14 +141,21 @@ pub fn apply<'a>(rule: &Rule, doc: &Document, now: DateTime<Utc>, auto: impl FnO
 /// Apply a template to a page, and where it gives way, the `auto` engine (built-in time
 /// patterns).
 pub fn extract(rule: &Rule, doc: &Document, now: DateTime<Utc>) -> Extraction {
-    let context = DateContext::new(now.fixed_offset());
-    let auto_result = OnceCell::new();
-    let applied =
-        apply(rule, doc, now, || auto_result.get_or_init(|| auto::extract(doc, TimePatternDb::builtin(), &context)));
-    match applied {
-        Applied::Serves(extraction) => extraction,
-        Applied::GivesWay(_) => {
-            auto_result.into_inner().unwrap_or_else(|| auto::extract(doc, TimePatternDb::builtin(), &context))
+    extract_explained(rule, doc, &DateContext::new(now.fixed_offset())).0
+}
+
+/// [`extract`] with the dates read in `context`, and why the template gave way to `auto`
+/// (`None`: it served the page).
+pub fn extract_explained(rule: &Rule, doc: &Document, context: &DateContext) -> (Extraction, Option<String>) {
+    let analysis = OnceCell::new();
+    let analyze = || analysis.get_or_init(|| auto::analyze(doc, TimePatternDb::builtin(), context));
+    match apply(rule, doc, context.now.to_utc(), analyze) {
+        Applied::Serves(extraction) => (extraction, None),
+        Applied::GivesWay(reason) => {
+            let auto = analysis
+                .into_inner()
+                .map_or_else(|| auto::extract(doc, TimePatternDb::builtin(), context), |a| a.extraction);
+            (auto, Some(reason))
         }
     }
 }
@@ -162,6 +175,16 @@ fn is_article_page(rule: &Rule, doc: &Document, now: DateTime<Utc>, posts: &Post
     }
     let by_fields = || posts.shapes.is_empty() && template_article(rule, doc, now).is_some();
     (article_url || by_fields()) && !reads_as_list(rule, doc, now, posts)
+}
+
+/// Whether the `auto` engine takes the page for a list of at least [`LIST_POSTS`] of the site's
+/// posts: where the template knows the page only by the shape of its URL (`/index2.html` has
+/// the shape of `/slug.html` posts) and reads a layout it never saw, the article-or-list
+/// decision that weighs the page's own text against its records is the better judge (a page
+/// of teasers has prose, but every block of it is a post's summary under its headline).
+fn auto_finds_a_list(doc: &Document, posts: &Posts, analysis: &auto::Analysis) -> bool {
+    posts.of(analysis.extraction.page.items()).len() >= LIST_POSTS
+        && !analysis.is_article_page(doc, &article::extract(doc, &article::Hints::default()))
 }
 
 /// A text node outside links with at least this many characters (not spaces) is prose: a

@@ -35,7 +35,7 @@ use crate::dom::Document;
 use crate::engines::rules::{ArticleRule, Field, Place, Rule, SubjectRule, Support};
 use crate::feed::reader::TrainingFeed;
 
-pub use apply::{Applied, apply, article_item, content_text, extract, template_article};
+pub use apply::{Applied, apply, article_item, content_text, extract, extract_explained, template_article};
 
 use dates::DateReader;
 use links::{LinkShape, Site};
