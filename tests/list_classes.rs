@@ -267,3 +267,30 @@ fn sections_of_one_kind_of_record_are_one_list() {
     );
     assert_eq!(items(&page), expected(&POSTS));
 }
+
+/// A page that shows one post: a blog's last page, or a new blog's home. Its one `<article>`
+/// with a `<time>` and a headline linking to the post is the item, not the theme's credits in
+/// the footer; an article page (its headline links to itself) keeps no item.
+#[test]
+fn a_page_that_shows_one_post_gives_that_post() {
+    let (title, path, day) = POSTS[4];
+    let card = format!(
+        r#"<article class="index-info"><h2><a href="{path}">{title}</a></h2>
+        <a class="excerpt" href="{path}"><div>A short excerpt of the post.</div></a>
+        <div class="meta"><time datetime="{day} 09:42">{day}</time> <a href="/categories/notes/">notes</a></div></article>"#
+    );
+    let credits = r#"<footer>© 2024 Someone · Powered by <a href="https://hexo.io/">Hexo</a> and
+        <a href="https://github.com/fluid-dev/hexo-theme-fluid">Fluid</a></footer>"#;
+    let last_page = format!(
+        r#"<html><body>{HEADER}<main>{card}<nav aria-label="navigation"><a rel="prev" href="/">1</a> 2</nav></main>
+        {credits}</body></html>"#
+    );
+    assert_eq!(items(&last_page), expected(&[POSTS[4]]));
+
+    let own = format!(
+        r#"<html><head><meta property="og:type" content="article"></head><body>{HEADER}<main><article>
+        <h1><a href="/">Notes from the hill</a></h1><time datetime="{day}">{day}</time><p>A short note.</p>
+        </article></main>{credits}</body></html>"#
+    );
+    assert!(items(&own).iter().all(|(_, p, _)| p != "/"), "{:?}", items(&own));
+}

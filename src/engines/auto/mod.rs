@@ -100,6 +100,8 @@ pub enum Choice {
     Repeated { rank: usize },
     /// The time-pattern engine's list.
     TimePattern,
+    /// The one post the page shows (see [`lone_post`]).
+    LonePost,
     /// No list.
     Nothing,
 }
@@ -200,6 +202,15 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
         }
         other => other,
     };
+    // No list in the page's content: the page may show one post.
+    let in_content =
+        |rank: usize| repeated.candidates[ranked[rank].candidate].records.iter().any(|r| !in_furniture(doc, r.element));
+    let lone = match choice {
+        Choice::Nothing => lone_post(doc, &time, &repeated, &structured),
+        Choice::Repeated { rank } if !in_content(rank) => lone_post(doc, &time, &repeated, &structured),
+        _ => None,
+    };
+    let choice = if lone.is_some() { Choice::LonePost } else { choice };
 
     let mut repeated = repeated;
     if let Choice::Repeated { rank } = choice {
@@ -233,6 +244,7 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             records_extraction(doc, &time, &repeated, &structured, candidate, &ranked[rank], rival)
         }
         Choice::TimePattern => time.extraction.clone(),
+        Choice::LonePost => lone.unwrap_or_else(|| time.extraction.clone()),
         Choice::Nothing => Extraction {
             page: Page::new(doc.url.clone(), doc.title(), doc.encoding.name()),
             engine: Engine::RepeatedPattern,
@@ -240,6 +252,46 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
         },
     };
     Analysis { time, repeated, structured, ranked, choice, extraction }
+}
+
+/// The one post a page shows (a blog's last page, a new blog's home), as its only item: the
+/// page marks one element in its content as an item (`<article>` with a `<time>`, `h-entry`,
+/// microdata; not an article page by its own declaration), and that element holds a headline
+/// linking to another page and little text besides (a teaser: a whole post shown on the page
+/// is the page's article). Its date is the one its markup calls the publication date, else
+/// the first it shows.
+fn lone_post(
+    doc: &Document,
+    time: &timepattern::Analysis,
+    repeated: &repeated::Analysis,
+    structured: &Structured,
+) -> Option<Extraction> {
+    if structured.page_is_article {
+        return None;
+    }
+    let mut marked = structured.marks.iter().map(|m| m.node).filter(|&n| !in_furniture(doc, n));
+    let first = marked.next()?;
+    // Marks nest (an `h-entry` `<article>` with its `<time>`): one outermost mark.
+    if marked.any(|n| !doc.contains(first, n) && !doc.contains(n, first)) {
+        return None;
+    }
+    let mark = structured.marks.iter().map(|m| m.node).filter(|&n| doc.contains(n, first)).min().unwrap_or(first);
+    let end = doc.node(mark).end;
+    let headline = repeated.links.iter().find(|l| l.node > mark && l.node < end && l.is_headline())?;
+    let text = collapse_whitespace(&doc.text(mark));
+    if weight(&text).saturating_sub(weight(&headline.text)) >= MIN_ARTICLE_CHARS {
+        return None;
+    }
+    let shown: Vec<&TimeNode> = time.time_nodes.iter().filter(|n| n.node > mark && n.node < end).collect();
+    let date = shown.iter().find(|n| n.role == DateRole::Published).or(shown.first()).map(|n| n.date);
+    let mut item = crate::model::Item::new(headline.text.clone());
+    item.link = Some(headline.url.clone());
+    item.date = date;
+    let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
+    page.date = date;
+    page.subjects.push(crate::model::Subject { title: None, items: vec![item] });
+    // One element's markup, without a repeated structure or a dated list to agree with it.
+    Some(Extraction { page, engine: Engine::RepeatedPattern, confidence: 0.5 })
 }
 
 /// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
@@ -472,6 +524,11 @@ impl Analysis {
                 "no list: the page declares itself an article, and no dates make a list on it".into()
             }
             Choice::Nothing => "no list: no repeated records with headlines and no dated items".into(),
+            Choice::LonePost => {
+                "one post: the page marks one item in its content (a teaser with its headline), and no \
+                 list of records lies there"
+                    .into()
+            }
             Choice::TimePattern if self.structured.page_is_article => format!(
                 "the page declares itself an article: its dates make a list of {dated} items, its undated \
                  repeated records are not items"
