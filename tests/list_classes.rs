@@ -294,3 +294,34 @@ fn a_page_that_shows_one_post_gives_that_post() {
     );
     assert!(items(&own).iter().all(|(_, p, _)| p != "/"), "{:?}", items(&own));
 }
+
+/// Cards whose title is a heading that links nowhere, and whose link is a "Read more" or a
+/// thumbnail without alternative text: the heading names the card's link (as an overlay's
+/// `aria-label` does), so the posts are found, not the menu.
+#[test]
+fn a_card_s_unlinked_heading_names_its_read_more_or_thumbnail_link() {
+    let undated: Vec<(&str, &str, &str)> = POSTS.iter().map(|&(t, p, _)| (t, p, "")).collect();
+    let read_more: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div class="card"><h3>{title}</h3><p>A summary of the post, a sentence or two long.</p>
+                <a href="{path}">Read more →</a></div>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{read_more}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&undated));
+
+    let thumbnails: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div class="card"><a href="{path}"><img src="/cover.jpg"></a><h3>{title}</h3>
+                <p>A summary of the post, a sentence or two long.</p></div>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{thumbnails}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&undated));
+}

@@ -162,17 +162,63 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
                 .filter(|alt| !alt.is_empty())
                 .unwrap_or_else(|| accessible_name(doc, id));
         }
-        let kind = if without_fragment(&url) == page || is_generic(&text) {
+        let own = without_fragment(&url) == page;
+        // A "Read more" or a bare thumbnail is named by its card's heading, when the heading
+        // links nowhere itself.
+        let card_heading = (!own && is_generic(&text)).then(|| card_heading(doc, id, &url)).flatten();
+        let named_by_heading = card_heading.is_some();
+        if let Some(heading) = card_heading {
+            text = heading;
+        }
+        let kind = if own || is_generic(&text) {
             LinkKind::Generic
         } else if is_taxonomy(doc, id, &url) {
             LinkKind::Taxonomy
         } else {
             LinkKind::Headline
         };
-        let quality = quality(doc, id, &text, image_only);
+        let quality = quality(doc, id, &text, image_only && !named_by_heading, named_by_heading);
         links.push(Link { node: id, url, text, kind, quality });
     }
     links
+}
+
+/// How far up from a link its card may be: the link's wrapper (`<p class="more">`, a figure),
+/// the card, and one level of layout inside it.
+const CARD_LEVELS: usize = 3;
+
+/// A teaser's text besides its title, at most (characters): a summary of a sentence or three.
+/// A section of an article that ends in a "Read more" to its source says more.
+const TEASER_CHARS: usize = 300;
+
+/// The text of the heading that titles a link's card: the link leads to a page of the site
+/// (a card of the site's own posts), the first ancestor within [`CARD_LEVELS`] that holds a
+/// heading holds exactly one, that heading holds no link, every link of the card leads where
+/// this one does (one card, one post), and the card's text besides the heading is a teaser's.
+/// That is how a card whose title is a plain heading is read by people: the heading names what
+/// "Read more" opens.
+fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
+    if url.host_str() != doc.url.host_str() {
+        return None;
+    }
+    let target = without_fragment(url);
+    let card = doc.ancestors(id).take(CARD_LEVELS).find(|&a| doc.descendants(a).any(|n| is_heading(doc, n)))?;
+    let mut headings = doc.descendants(card).filter(|&n| is_heading(doc, n));
+    let heading = headings.next()?;
+    let one_heading = headings.all(|h| doc.contains(heading, h));
+    let unlinked = !doc.descendants(heading).any(|n| doc.is_tag(n, "a"));
+    let one_target = doc
+        .descendants(card)
+        .filter(|&n| doc.is_tag(n, "a"))
+        .all(|a| doc.attr(a, "href").and_then(|h| doc.resolve(h)).is_some_and(|u| without_fragment(&u) == target));
+    let text = crate::dom::collapse_whitespace(&doc.text(heading));
+    let teaser = doc.text(card).chars().filter(|c| !c.is_whitespace()).count()
+        <= TEASER_CHARS + text.chars().filter(|c| !c.is_whitespace()).count();
+    (one_heading && unlinked && one_target && teaser && !text.is_empty()).then_some(text)
+}
+
+fn is_heading(doc: &Document, node: NodeId) -> bool {
+    doc.tag(node).is_some_and(|t| HEADINGS.contains(&t))
 }
 
 /// The name assistive technology reads for an element without text of its own (WAI-ARIA's
@@ -257,13 +303,14 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
 
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
-fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool) -> f32 {
+fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool, named_by_heading: bool) -> f32 {
     // CJK characters carry about two Latin letters' worth of a title each.
     let weight: usize = text.chars().map(|c| if crate::engines::timepattern::db::is_cjk(c) { 2 } else { 1 }).sum();
     // Past a long title's length, more text is a teaser, not more of a headline.
     let mut quality = (1.0 + weight.min(100) as f32).ln();
     // A link that wraps a whole card names its title inside (a heading, a title class).
-    let in_heading = doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
+    let in_heading = named_by_heading
+        || doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
         || crate::engines::record::heading_inside(doc, id).is_some();
     if in_heading {
         quality += 2.0;
@@ -330,5 +377,25 @@ mod tests {
         let kinds: Vec<LinkKind> = page_links(&doc).iter().map(|l| l.kind).collect();
         use LinkKind::*;
         assert_eq!(kinds, [Generic, Generic, Generic, Headline, Headline, Taxonomy]);
+    }
+
+    /// A card's plain heading names its "Read more"; a section of an article that ends in a
+    /// "Read more" to another site, or that says more than a teaser, stays a generic link.
+    #[test]
+    fn a_card_heading_names_only_a_teaser_s_read_more_to_the_site() {
+        let long = "A paragraph that goes on about the subject at length. ".repeat(8);
+        let doc = crate::dom::parse_str(
+            &format!(
+                r#"<div class="card"><h3>Our new office</h3><p>We moved.</p><a href="/office/">Read more</a></div>
+                <section><h2>Rates rise</h2><p>The bank said so.</p><a href="https://news.example/r">Read more</a></section>
+                <section><h2>History</h2><p>{long}</p><a href="/history/">Read more</a></section>"#
+            ),
+            &Url::parse("https://example.org/news/").unwrap(),
+        )
+        .unwrap();
+        let links: Vec<(String, LinkKind)> = page_links(&doc).into_iter().map(|l| (l.text, l.kind)).collect();
+        use LinkKind::*;
+        let want = [("Our new office", Headline), ("Read more", Generic), ("Read more", Generic)];
+        assert_eq!(links, want.map(|(t, k)| (t.to_string(), k)));
     }
 }
