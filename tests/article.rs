@@ -641,3 +641,26 @@ fn a_month_grid_is_left_out_but_a_table_of_figures_stays() {
     assert!(text.contains("8,400 cars") && text.contains("Paragraph 3 about the ferries"), "{text}");
     assert!(!text.contains("\n\n17\n\n") && !text.contains("December 2006"), "{text}");
 }
+
+/// Class "teaser with a hidden whole text": a review shows its first lines cut by an ellipsis
+/// and a "more" toggle, and holds the whole text hidden beside it until the toggle opens it.
+/// The whole text is the article's, once; a hidden box that does not go on from the teaser (a
+/// sign-up form) stays out.
+#[test]
+fn a_hidden_whole_text_that_a_teaser_opens_is_kept() {
+    let whole = prose("the hotel", 4);
+    let shown = "Paragraph 1 about the hotel: the council met on a rainy evening, heard the residents, weighed the";
+    let html = format!(
+        r#"<html><body><h1>Les Suites, reviewed</h1><div class="review">
+        <div class="short"><p>{shown}... <a href="javascript:open()">more</a></p></div>
+        <div class="whole" style="display: none"><b>By A. Critic</b>{whole}</div>
+        <div class="signup" style="display:none"><p>Sign up for our letter: rooms, rates and the best tables
+        in town, every week in your inbox, free of charge and easy to leave.</p></div></div></body></html>"#
+    );
+    let text = article::extract(&page("https://travel.example/review/les-suites", &html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("Paragraph 4 about the hotel"), "{text}");
+    assert_eq!(text.matches("weighed the").count(), 4, "the teaser is left out: {text}");
+    assert!(!text.contains("Sign up"), "{text}");
+}

@@ -180,13 +180,63 @@ fn is_hidden(doc: &Document, n: NodeId) -> bool {
     is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
 }
 
-/// Not drawn at all: the `hidden` attribute, `display: none`, `visibility: hidden`.
+/// Not drawn at all: the `hidden` attribute, `display: none`, `visibility: hidden`; unless it
+/// is the whole text of a teaser beside it, which a "more" toggle opens.
 fn is_not_rendered(doc: &Document, n: NodeId) -> bool {
+    is_hidden_by_markup(doc, n) && !expands_teaser(doc, n)
+}
+
+fn is_hidden_by_markup(doc: &Document, n: NodeId) -> bool {
     doc.attr(n, "hidden").is_some()
         || doc.attr(n, "style").is_some_and(|s| {
             let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
             s.contains("display:none") || s.contains("visibility:hidden")
         })
+}
+
+/// Characters of a teaser just before its ellipsis that the whole text must hold: a clause,
+/// too long to meet in another text by chance.
+const TEASER_CUT_CHARS: usize = 40;
+/// What may follow a teaser's ellipsis (characters): its toggle's label ("more", "[+]",
+/// "read more").
+const TOGGLE_LABEL_CHARS: usize = 20;
+
+/// Whether a hidden element is the expanded form of the visible element just before it: that
+/// one's text ends in an ellipsis (and maybe its toggle's label), and the hidden text goes on
+/// from the clause the ellipsis cuts (reviews and product pages show a teaser and hide the
+/// whole text until "more" is clicked).
+fn expands_teaser(doc: &Document, n: NodeId) -> bool {
+    let Some(teaser) = previous_element(doc, n) else { return false };
+    if is_hidden_by_markup(doc, teaser) {
+        return false;
+    }
+    let shown = doc.text(teaser);
+    let Some(cut) = shown.rfind("...").or_else(|| shown.rfind('…')) else { return false };
+    if shown[cut..].trim_start_matches(['.', '…']).chars().count() > TOGGLE_LABEL_CHARS {
+        return false;
+    }
+    let before: Vec<char> = shown[..cut].trim_end().chars().collect();
+    if before.len() < TEASER_CUT_CHARS {
+        return false;
+    }
+    let clause: String = before[before.len() - TEASER_CUT_CHARS..].iter().collect();
+    let whole = doc.text(n);
+    whole.len() > shown.len() && whole.contains(&clause)
+}
+
+/// A visible teaser whose whole text follows it hidden: the whole text stands for it.
+fn is_expanded_teaser(doc: &Document, n: NodeId) -> bool {
+    next_element(doc, n).is_some_and(|next| is_hidden_by_markup(doc, next) && expands_teaser(doc, next))
+}
+
+fn previous_element(doc: &Document, n: NodeId) -> Option<NodeId> {
+    let siblings = doc.children(doc.parent(n)?);
+    siblings[..doc.node(n).position as usize].iter().rev().find(|&&s| doc.is_element(s)).copied()
+}
+
+fn next_element(doc: &Document, n: NodeId) -> Option<NodeId> {
+    let siblings = doc.children(doc.parent(n)?);
+    siblings[doc.node(n).position as usize + 1..].iter().find(|&&s| doc.is_element(s)).copied()
 }
 
 /// Screen-reader-only text (`sr-only`, `visually-hidden`, `screen-reader-text`): an icon's
@@ -282,7 +332,8 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
             || is_lazy_placeholder(doc, id)
-            || is_tag_link(doc, id);
+            || is_tag_link(doc, id)
+            || is_expanded_teaser(doc, id);
         if drop {
             marks[id.index()] = Mark::Drop;
             n = doc.node(id).end.0;
@@ -447,8 +498,12 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                     out.push('<');
                     out.push_str(name);
                     let unclassed = marks[n.index()] == Mark::Unclassed;
+                    // An opened teaser's whole text is shown: Readability would drop it hidden.
+                    let shown = is_hidden_by_markup(doc, n) && expands_teaser(doc, n);
                     for (attr, value) in attrs {
-                        if unclassed && matches!(&**attr, "class" | "id") {
+                        if (unclassed && matches!(&**attr, "class" | "id"))
+                            || (shown && matches!(&**attr, "style" | "hidden"))
+                        {
                             continue;
                         }
                         out.push(' ');
