@@ -700,3 +700,35 @@ fn a_headlined_short_post_after_undated_links_is_an_article() {
     assert!(decided_article(&page("New documentary follows conflict photographers"), 6), "a short post");
     assert!(!decided_article(&page("Photo Editor"), 6), "the site's list of guides");
 }
+
+/// Class "the footer for a main text": a company's list of dated notices whose only prose is
+/// the page footer (address, switchboard, licence numbers, the usual caveat), in a
+/// `<div class="footer">` as pre-HTML5 templates write it. The footer is on every page of the
+/// site, no article's text: the page is its list. An article above the same footer stays one,
+/// even where the page's `<body>` has a class naming the footer it holds.
+#[test]
+fn a_footer_is_no_main_text() {
+    let notices: String = (1..=10)
+        .map(|i| {
+            format!(
+                r#"<li><a href="/notice_{i}.html">某某基金管理有限公司关于旗下基金第{i}号公告</a><span>2020-06-{:02}</span></li>"#,
+                i + 10
+            )
+        })
+        .collect();
+    let footer = r#"<div class="footer"><div><a href="/a.html">反洗钱</a> | <a href="/b.html">风险提示</a></div>
+        <p>公司总机：(86)0755-88982200 传真：(86)0755-88982169 公司地址：深圳市福田区中心四路1号嘉里建设广场第三座9楼903-904室</p>
+        <p>某某基金管理有限公司 版权所有(C)2020 备案号：粤ICP备16079073号 粤公网安备44030502000492号 本网站支持IPV6</p>
+        <p>本网站所有资讯与说明文字仅供参考，如有与本公司相关公告及基金法律文件不符，请以相关公告及基金法律文件为准。</p></div>"#;
+    let list = format!(
+        r#"<html><head><title>公告</title></head><body><div class="main"><ul class="list">{notices}</ul></div>{footer}</body></html>"#
+    );
+    assert!(!decided_article(&list, 10), "a list of notices above a footer");
+
+    let story = "<p>本基金自二零二零年七月一日起暂停大额申购业务，以保护基金份额持有人的利益，恢复日期另行公告。投资者可以通过本公司客服热线或者网站咨询有关详情，本公司承诺以诚实信用、勤勉尽责的原则管理和运用基金资产。</p>".repeat(3);
+    let article = format!(
+        r#"<html><head><title>暂停大额申购公告</title></head><body class="has-footer"><div class="main"><h1>暂停大额申购公告</h1>
+        <span>2020-06-30</span>{story}<ul class="related">{notices}</ul></div>{footer}</body></html>"#
+    );
+    assert!(decided_article(&article, 10), "an article above the same footer");
+}

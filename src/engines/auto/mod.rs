@@ -461,8 +461,9 @@ impl Analysis {
                 return true;
             }
         }
-        // A text of its own is prose: a column of labels, counts or times is a list's furniture.
-        let prose = prose_weight(content);
+        // A text of its own is prose: a column of labels, counts or times is a list's furniture,
+        // and the page's footer is on every page of the site.
+        let prose = prose_weight(content).saturating_sub(footer_text_in(doc, content));
         if prose < MIN_ARTICLE_CHARS {
             return false;
         }
@@ -596,6 +597,43 @@ fn is_cjk(c: char) -> bool {
 /// counts or times (an archive widget's months, "26 minutes ago") is no article's text.
 fn prose_weight(text: &str) -> usize {
     text.split("\n\n").map(weight).filter(|&w| w > LABEL_CHARS).sum()
+}
+
+/// Weighted characters of the main text that lie in the page's footer: a `<footer>` or
+/// `contentinfo` landmark of the page, or an element its class or id names a footer (as
+/// templates wrote it before HTML5), outside an article or section (an entry's own footer holds
+/// its byline). An address, a phone number and a licence number are the site's, on every
+/// page; where a list page has no other prose, the extractor returns them.
+fn footer_text_in(doc: &Document, content: &str) -> usize {
+    // Not a wrapper of the whole page whose classes name what it holds (`<body
+    // class="footer-widgets-active">`), nor one that holds a page's headline.
+    let wraps_page = |n: NodeId| {
+        matches!(doc.tag(n), Some("html" | "body" | "main" | "article"))
+            || doc.descendants(n).any(|d| doc.is_tag(d, "h1"))
+    };
+    let is_footer = |n: NodeId| {
+        doc.is_tag(n, "footer")
+            || doc.attr(n, "role").is_some_and(|r| r.trim().eq_ignore_ascii_case("contentinfo"))
+            || crate::engines::article::metadata::class_words(doc, n).iter().any(|w| w == "footer")
+    };
+    let in_entry = |n: NodeId| doc.ancestors(n).any(|a| matches!(doc.tag(a), Some("article" | "section" | "main")));
+    let mut held = 0;
+    let mut n = doc.root().0;
+    while n < doc.node(doc.root()).end.0 {
+        let id = NodeId(n);
+        if doc.is_element(id) && is_footer(id) && !wraps_page(id) && !in_entry(id) {
+            for piece in doc.visible_texts(id) {
+                let piece = collapse_whitespace(piece);
+                if piece.chars().count() >= MIN_MATCHED_CHARS && content.contains(&piece) {
+                    held += weight(&piece);
+                }
+            }
+            n = doc.node(id).end.0;
+        } else {
+            n += 1;
+        }
+    }
+    held
 }
 
 /// Whether a link is marked as user content or as not vouched for (`rel=ugc`, `rel=nofollow`):
