@@ -17,9 +17,9 @@ use chrono::Utc;
 use futures_util::StreamExt;
 use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
-use html2rss::fetch::{Backoff, FetchConfig, Fetcher, HostGate, Validators};
+use html2rss::fetch::{Backoff, FetchConfig, Fetcher, Validators};
 use html2rss::store::{SourceSettings, Store};
-use html2rss::updater::{ArticleSettings, FeedChanges, Pool, PoolConfig, RefreshContext, Schedule, Stats};
+use html2rss::updater::{ArticleSettings, FeedChanges, Hosts, Pool, PoolConfig, RefreshContext, Schedule, Stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 
@@ -163,7 +163,7 @@ fn main() {
     let ctx = Arc::new(RefreshContext {
         store: store.clone(),
         fetcher,
-        gate: Arc::new(HostGate::new(Duration::from_secs(1), backoff)),
+        hosts: Hosts::local(Duration::from_secs(1), backoff),
         engines: Arc::new(Engines::new(RuleSet::new())),
         schedule: Schedule {
             default_interval: Duration::from_secs(3600),
