@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -26,15 +26,18 @@ const SOURCES_PER_HOST: usize = 10;
 const PER_HOST_DELAY: Duration = Duration::from_millis(50);
 /// A page takes this long to answer: a refresh is in flight long enough to be killed in it.
 const ANSWER_TIME: Duration = Duration::from_millis(10);
-/// How long a claimed source stays with its server; a host lease lasts the fetch timeout, the
-/// per-host delay and 5 s (`updater::hosts`), about as long.
-const SOURCE_LEASE: Duration = Duration::from_secs(8);
+/// Sources are refreshed this often (at most 9 s apart): one server alone keeps up with 500.
+const INTERVAL: Duration = Duration::from_secs(8);
+/// How long a claimed source stays with its server: longer than an update interval, so that a
+/// source whose due time is further away than that is one a server holds. A host lease lasts
+/// the fetch timeout, the per-host delay and 5 s (`updater::hosts`), less.
+const SOURCE_LEASE: Duration = Duration::from_secs(12);
 const FETCH_TIMEOUT: &str = "2s";
 /// A killed server's sources are taken over after their lease, plus a due time's rounding to
 /// whole seconds, a claim, and the host's turn.
-const TAKEOVER: Duration = Duration::from_secs(8 + 5);
+const TAKEOVER: Duration = Duration::from_secs(12 + 5);
 /// The surviving server refreshes every source within this of the kill, alone.
-const ALONE: Duration = Duration::from_secs(25);
+const ALONE: Duration = Duration::from_secs(30);
 
 const RULE: &str = r#"<page><name>cluster pages</name><url>http://127.0.0.*</url>
     <subject path="//UL"><item path="LI"><title>A</title></item></subject></page>"#;
@@ -52,12 +55,48 @@ impl Drop for Server {
     }
 }
 
-/// Start the binary with the configuration and the fetcher's user agent `agent`, so that the
-/// page servers know who asked.
-fn serve(config: &Path, agent: &str) -> Server {
+/// Write the configuration of a server on `db` whose fetcher says it is `agent` (so that the
+/// page servers know who asked).
+fn config(dir: &Path, db: &str, agent: &str) -> PathBuf {
+    let path = dir.join(format!("{agent}.toml"));
+    let text = format!(
+        r#"listen = "127.0.0.1:0"
+        db = "{db}"
+        admin_token = "cluster-test"
+        items_per_feed = 100000
+        first_fetches_per_minute = 0
+        [fetch]
+        allow_private = true
+        timeout = "{FETCH_TIMEOUT}"
+        user_agent = "{agent}"
+        [updater]
+        fresh_workers = 2
+        workers = 8
+        default_interval = "{interval}s"
+        min_interval = "{interval}s"
+        max_interval = "{}s"
+        per_host_delay = "{}ms"
+        idle_poll = "200ms"
+        shutdown_grace = "2s"
+        max_article_fetches = 0
+        article_dates = 0
+        train_templates = false
+        source_lease = "{}s"
+        "#,
+        INTERVAL.as_secs() + 1,
+        PER_HOST_DELAY.as_millis(),
+        SOURCE_LEASE.as_secs(),
+        interval = INTERVAL.as_secs(),
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Start the binary with a configuration.
+fn serve(config: &Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_html2rss"))
         .args(["serve", "--config"])
-        .arg(config.with_file_name(format!("{agent}.toml")))
+        .arg(config)
         .env("RUST_LOG", "html2rss=warn")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -143,45 +182,14 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     store.add_rule(&rule, now).unwrap();
     let pages: Vec<String> =
         sites.iter().flat_map(|site| (0..SOURCES_PER_HOST).map(move |s| site.url(&format!("/s{s}")))).collect();
-    let settings = SourceSettings { rule: None, full_text: false, update_interval: Duration::from_secs(2) };
+    let settings = SourceSettings { rule: None, full_text: false, update_interval: INTERVAL };
     for page in &pages {
         store.add_source(&Url::parse(page).unwrap(), &settings, now).unwrap();
     }
 
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("html2rss.toml");
-    for agent in ["server-a", "server-b"] {
-        let text = format!(
-            r#"listen = "127.0.0.1:0"
-            db = "{db}"
-            admin_token = "cluster-test"
-            items_per_feed = 100000
-            first_fetches_per_minute = 0
-            [fetch]
-            allow_private = true
-            timeout = "{FETCH_TIMEOUT}"
-            user_agent = "{agent}"
-            [updater]
-            fresh_workers = 2
-            workers = 8
-            default_interval = "2s"
-            min_interval = "2s"
-            max_interval = "3s"
-            per_host_delay = "{}ms"
-            idle_poll = "200ms"
-            shutdown_grace = "2s"
-            max_article_fetches = 0
-            article_dates = 0
-            train_templates = false
-            source_lease = "{}s"
-            "#,
-            PER_HOST_DELAY.as_millis(),
-            SOURCE_LEASE.as_secs(),
-        );
-        std::fs::write(config.with_file_name(format!("{agent}.toml")), text).unwrap();
-    }
-    let mut first = serve(&config, "server-a");
-    let second = serve(&config, "server-b");
+    let mut first = serve(&config(dir.path(), &db, "server-a"));
+    let second = serve(&config(dir.path(), &db, "server-b"));
 
     // Every source refreshed, by one server or the other.
     while !all_fetched(&sites, &pages, None, started) {
@@ -212,12 +220,12 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     first.child.wait().unwrap();
     let killed = Instant::now();
     // The sources a worker holds (claimed, not recorded yet) are due at the end of their lease,
-    // beyond any update interval.
+    // beyond any update interval (and beyond a source handed back for its host's turn).
     let held: Vec<String> = store
         .sources()
         .unwrap()
         .into_iter()
-        .filter(|s| s.next_due > Utc::now() + chrono::TimeDelta::seconds(4))
+        .filter(|s| s.next_due > Utc::now() + chrono::TimeDelta::seconds(10))
         .map(|s| s.url.to_string())
         .collect();
     eprintln!("killed after {:?}, {} sources leased", killed - started, held.len());
@@ -288,4 +296,36 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
         assert!(by_agent.get(agent).is_some_and(|&n| n >= pages.len() / 10), "{agent} did little: {by_agent:?}");
     }
     assert!(started.elapsed() < Duration::from_secs(60), "the test took {:?}", started.elapsed());
+}
+
+/// A URL asked for at once from two servers is fetched once: the server that added its source
+/// fetches it, and the other waits for that fetch and serves what it stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_url_asked_of_two_servers_at_once_is_fetched_once() {
+    let site = TestServer::start(|request| {
+        // Slow enough that the second request comes while the first fetch runs.
+        std::thread::sleep(Duration::from_millis(800));
+        let items: String =
+            (1..=3).map(|i| format!("<li><a href=\"{}/item/{i}\">Item {i}</a></li>", request.path)).collect();
+        Reply::html(format!("<html><body><ul>{items}</ul></body></html>"))
+    });
+    let db = common::postgres::database();
+    let store = Store::open(&db).unwrap();
+    let rule =
+        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
+    store.add_rule(&rule, Utc::now()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let servers = [serve(&config(dir.path(), &db, "server-a")), serve(&config(dir.path(), &db, "server-b"))];
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let page = site.url("/news");
+    let (first, second) = tokio::join!(read_feed(&http, &servers[0].address, &page), async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        read_feed(&http, &servers[1].address, &page).await
+    });
+    let expected: BTreeSet<String> = (1..=3).map(|i| site.url(&format!("/news/item/{i}"))).collect();
+    assert_eq!(first.as_ref(), Some(&expected), "the first server's reader");
+    assert_eq!(second.as_ref(), Some(&expected), "the second server's reader");
+    let fetches: Vec<String> =
+        site.requests().iter().map(|r| r.header("user-agent").unwrap_or_default().into()).collect();
+    assert_eq!(fetches, ["server-a"], "one fetch, by the server that added the source");
 }
