@@ -247,6 +247,13 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     for page in &pages {
         after.extend(read_feed(&http, &second.address, page).await.expect("every feed is served after the kill"));
     }
+    // The survivor says how its tries at host leases went.
+    let metrics = http.get(format!("http://{}/metrics", second.address)).send().await.unwrap().text().await.unwrap();
+    let taken = metrics
+        .lines()
+        .find_map(|line| line.strip_prefix("html2rss_host_leases_total{result=\"taken\"} "))
+        .and_then(|n| n.parse::<u64>().ok());
+    assert!(taken.is_some_and(|n| n >= pages.len() as u64), "host leases taken: {taken:?}");
     let lost: Vec<&String> = served.difference(&after).collect();
     assert!(
         lost.is_empty(),

@@ -45,6 +45,7 @@ struct Shared {
     turns: AtomicU64,
     /// How long a lease lasts unless given back.
     hold: Duration,
+    counts: LeaseCounts,
     min_delay: Duration,
     backoff: Backoff,
 }
@@ -64,11 +65,17 @@ impl Hosts {
                 server: format!("{}-{:08x}", std::process::id(), rand::random::<u32>()),
                 turns: AtomicU64::new(0),
                 hold: fetch_timeout.saturating_add(min_delay).saturating_add(LEASE_SLACK),
+                counts: LeaseCounts::default(),
                 min_delay,
                 backoff,
             })
         });
         Hosts { gate: HostGate::new(min_delay, backoff), shared }
+    }
+
+    /// How the tries at host leases went, when the store is shared (`/metrics`).
+    pub fn lease_counts(&self) -> Option<LeaseCountsSnapshot> {
+        self.shared.as_ref().map(|shared| shared.counts.snapshot())
     }
 
     /// Wait for the host's turn, however long it takes.
@@ -150,13 +157,24 @@ impl Shared {
                 shared.release(&lease, HostHealth::Unjudged, Duration::ZERO);
             }
         });
+        let counts = &self.counts;
         match answered.await {
-            Ok(Ok(taken)) => Some(taken),
+            Ok(Ok(taken)) => {
+                let count = match taken {
+                    Ok(_) => &counts.taken,
+                    Err(HostWait::Busy) => &counts.busy,
+                    Err(HostWait::Wait(_)) => &counts.quiet,
+                };
+                count.fetch_add(1, Ordering::Relaxed);
+                Some(taken)
+            }
             Ok(Err(error)) => {
+                counts.unanswered.fetch_add(1, Ordering::Relaxed);
                 tracing::warn!("politeness to {url} holds in this server only: {error}");
                 None
             }
             Err(_) => {
+                counts.unanswered.fetch_add(1, Ordering::Relaxed);
                 tracing::warn!("politeness to {url} holds in this server only: the store call stopped");
                 None
             }
@@ -174,6 +192,39 @@ impl Shared {
         if let Err(error) = self.leases.release(lease, health, quiet) {
             // It runs out by itself.
             tracing::warn!("cannot give the host {} back: {error}", lease.host);
+        }
+    }
+}
+
+/// How the tries at host leases went.
+#[derive(Default)]
+struct LeaseCounts {
+    taken: AtomicU64,
+    busy: AtomicU64,
+    quiet: AtomicU64,
+    unanswered: AtomicU64,
+}
+
+/// How the tries at host leases went, so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaseCountsSnapshot {
+    pub taken: u64,
+    /// Another holder (this server's or another's) had the host.
+    pub busy: u64,
+    /// The host was to stay quiet a while longer (its delay, `Retry-After`, back-off).
+    pub quiet: u64,
+    /// The store did not answer; the request went ahead with this server's politeness only.
+    pub unanswered: u64,
+}
+
+impl LeaseCounts {
+    fn snapshot(&self) -> LeaseCountsSnapshot {
+        let load = |count: &AtomicU64| count.load(Ordering::Relaxed);
+        LeaseCountsSnapshot {
+            taken: load(&self.taken),
+            busy: load(&self.busy),
+            quiet: load(&self.quiet),
+            unanswered: load(&self.unanswered),
         }
     }
 }

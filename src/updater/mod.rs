@@ -57,7 +57,7 @@ use crate::store::{
 };
 
 pub use changes::FeedChanges;
-pub use hosts::{HostTurn, Hosts};
+pub use hosts::{HostTurn, Hosts, LeaseCountsSnapshot};
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
 pub use renders::render_stored;
 pub use schedule::Schedule;
