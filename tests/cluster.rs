@@ -4,7 +4,7 @@
 //! closer than the per-host delay, whichever servers sent them (the page servers record each
 //! request's span and who sent it). Then one server is killed (-9) in the middle of a refresh:
 //! the other takes its sources over within the lease time, and no item a reader was served is
-//! lost.
+//! lost. And a new URL asked of both servers at once is fetched once.
 
 mod common;
 
