@@ -7,7 +7,10 @@
 //! the same pages fetched by WORKERS concurrent plain fetches with nothing else done.
 //!
 //! `cargo bench --bench updater` (SOURCES, WORKERS and DELAY_MS in the environment change the
-//! defaults of 2000, 32 and 200).
+//! defaults of 2000, 32 and 200). With `DB=postgres://…` (an empty database) it then measures
+//! the updater on PostgreSQL with one server and with two sharing the store, each with WORKERS
+//! workers, its own pool of connections and its own per-host politeness over the shared host
+//! leases.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,9 +20,9 @@ use chrono::Utc;
 use futures_util::StreamExt;
 use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
-use html2rss::fetch::{Backoff, FetchConfig, Fetcher, HostGate, Validators};
+use html2rss::fetch::{Backoff, FetchConfig, Fetcher, Validators};
 use html2rss::store::{SourceSettings, Store};
-use html2rss::updater::{ArticleSettings, FeedChanges, Pool, PoolConfig, RefreshContext, Schedule, Stats};
+use html2rss::updater::{ArticleSettings, FeedChanges, Hosts, Pool, PoolConfig, RefreshContext, Schedule, Stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 
@@ -153,36 +156,105 @@ fn main() {
 
     // The updater: every source fresh, the pool refreshing them all.
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path().join("feeds.db")).unwrap();
+    let sqlite = Store::open(dir.path().join("feeds.db")).unwrap();
+    let run = refresh_all(&runtime, &[sqlite], &fetcher, &urls, workers);
+    println!("  latency bound          {bound:>8.2} s   ({sources} × {:.1} s / {workers})", delay.as_secs_f64());
+    println!(
+        "  baseline (fetch only)  {baseline:>8.2} s   {:>7.1} pages/s   CPU {baseline_cpu:.2} s",
+        sources as f64 / baseline
+    );
+    run.print("updater", sources);
+    println!("  updater / baseline     {:>8.2}×   updater / bound {:.2}×", run.wall / baseline, run.wall / bound);
+    println!("  peak memory {:.0} MiB", peak_mib());
+
+    // On PostgreSQL (`DB=postgres://…`, an empty database): the same with one server, then with
+    // two sharing the store (two stores, pools and politeness layers in this process, each
+    // with WORKERS workers), each on new host names so that every source is fresh again.
+    let Ok(db) = std::env::var("DB") else { return };
+    let hosts_of = |run: &str| -> Vec<Url> {
+        (0..sources)
+            .map(|i| Url::parse(&format!("http://site{i}.{run}.bench.test:{}/news", server.port())).unwrap())
+            .collect()
+    };
+    let (one_urls, two_urls) = (hosts_of("one"), hosts_of("two"));
+    let pinned = one_urls.iter().chain(&two_urls).map(|u| (u.host_str().unwrap().to_string(), server)).collect();
+    let fetcher = Fetcher::new(&FetchConfig { allow_private: true, pinned, ..FetchConfig::default() }).unwrap();
+    let open = || Store::open(&db).expect("DB must be a PostgreSQL address");
+    let one = refresh_all(&runtime, &[open()], &fetcher, &one_urls, workers);
+    one.print("postgres, one server", sources);
+    let two = refresh_all(&runtime, &[open(), open()], &fetcher, &two_urls, workers);
+    two.print("postgres, two servers", sources);
+    println!("  two servers / one      {:>8.2}× the pages per second", one.wall / two.wall);
+}
+
+/// What refreshing every source took.
+struct Run {
+    wall: f64,
+    cpu: f64,
+    extracted: u64,
+    failed: u64,
+    items: u64,
+}
+
+impl Run {
+    fn print(&self, name: &str, sources: usize) {
+        println!(
+            "  {name:<22} {:>8.2} s   {:>7.1} pages/s   CPU {:.2} s ({:.0} % of one core); extracted {}, failed {}, items {}",
+            self.wall,
+            sources as f64 / self.wall,
+            self.cpu,
+            self.cpu / self.wall * 100.0,
+            self.extracted,
+            self.failed,
+            self.items
+        );
+    }
+}
+
+/// Add `urls` as fresh sources and let one pool of `workers` per store (a server each) refresh
+/// them all.
+fn refresh_all(
+    runtime: &tokio::runtime::Runtime,
+    stores: &[Store],
+    fetcher: &Fetcher,
+    urls: &[Url],
+    workers: usize,
+) -> Run {
     let now = Utc::now();
     let settings = SourceSettings { rule: None, full_text: false, update_interval: Duration::from_secs(3600) };
-    for url in &urls {
-        store.add_source(url, &settings, now).unwrap();
+    for url in urls {
+        stores[0].add_source(url, &settings, now).unwrap();
     }
     let backoff = Backoff { base: Duration::from_secs(60), max: Duration::from_secs(3600) };
-    let ctx = Arc::new(RefreshContext {
-        store: store.clone(),
-        fetcher,
-        gate: Arc::new(HostGate::new(Duration::from_secs(1), backoff)),
-        engines: Arc::new(Engines::new(RuleSet::new())),
-        schedule: Schedule {
-            default_interval: Duration::from_secs(3600),
-            min_interval: Duration::from_secs(600),
-            max_interval: Duration::from_secs(7 * 86400),
-            backoff,
-            unhealthy_after: Duration::from_secs(3 * 86400),
-        },
-        stats: Stats::default(),
-        changes: FeedChanges::default(),
-        articles: ArticleSettings {
-            max_per_refresh: 0,
-            max_dates_per_refresh: 0,
-            concurrency: 1,
-            patience: Duration::from_secs(5),
-        },
-        train_templates: false,
-        items_per_feed: 50,
-    });
+    let delay = Duration::from_secs(1);
+    let contexts: Vec<Arc<RefreshContext>> = stores
+        .iter()
+        .map(|store| {
+            Arc::new(RefreshContext {
+                store: store.clone(),
+                fetcher: fetcher.clone(),
+                hosts: Hosts::new(delay, backoff, store.host_leases(), FetchConfig::default().total_timeout),
+                engines: Arc::new(Engines::new(RuleSet::new())),
+                schedule: Schedule {
+                    default_interval: Duration::from_secs(3600),
+                    min_interval: Duration::from_secs(600),
+                    max_interval: Duration::from_secs(7 * 86400),
+                    backoff,
+                    unhealthy_after: Duration::from_secs(3 * 86400),
+                },
+                stats: Stats::default(),
+                changes: FeedChanges::default(),
+                articles: ArticleSettings {
+                    max_per_refresh: 0,
+                    max_dates_per_refresh: 0,
+                    concurrency: 1,
+                    patience: Duration::from_secs(5),
+                },
+                train_templates: false,
+                items_per_feed: 50,
+            })
+        })
+        .collect();
     let config = PoolConfig {
         fresh_workers: 0,
         workers,
@@ -191,36 +263,21 @@ fn main() {
         host_patience: Duration::from_secs(5),
     };
     let (cpu, start) = (cpu_seconds(), Instant::now());
-    let pool = runtime.block_on(async { Pool::start(ctx.clone(), config) });
-    loop {
-        let stats = store.stats(Utc::now()).unwrap();
-        if stats.fresh == 0 {
-            break;
-        }
+    let pools: Vec<Pool> =
+        runtime.block_on(async { contexts.iter().map(|ctx| Pool::start(ctx.clone(), config.clone())).collect() });
+    while stores[0].stats(Utc::now()).unwrap().fresh > 0 {
         std::thread::sleep(Duration::from_millis(10));
     }
     let wall = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
-    runtime.block_on(pool.shutdown(Duration::from_secs(5)));
-    let snapshot = ctx.stats.snapshot();
-    let stats = store.stats(Utc::now()).unwrap();
-    let extracted = snapshot.refreshes.iter().find(|(o, _)| o.as_str() == "extracted").map_or(0, |(_, n)| *n);
-
-    println!("  latency bound          {bound:>8.2} s   ({sources} × {:.1} s / {workers})", delay.as_secs_f64());
-    println!(
-        "  baseline (fetch only)  {baseline:>8.2} s   {:>7.1} pages/s   CPU {baseline_cpu:.2} s",
-        sources as f64 / baseline
-    );
-    println!(
-        "  updater                {wall:>8.2} s   {:>7.1} pages/s   CPU {cpu:.2} s ({:.0} % of one core)",
-        sources as f64 / wall,
-        cpu / wall * 100.0
-    );
-    println!("  updater / baseline     {:>8.2}×   updater / bound {:.2}×", wall / baseline, wall / bound);
-    println!(
-        "  refreshes extracted {extracted}, failed {}, items stored {}; peak memory {:.0} MiB",
-        snapshot.refreshes.iter().filter(|(o, _)| o.as_str() != "extracted").map(|(_, n)| n).sum::<u64>(),
-        stats.items,
-        peak_mib()
-    );
+    for pool in pools {
+        runtime.block_on(pool.shutdown(Duration::from_secs(5)));
+    }
+    let (mut extracted, mut failed) = (0, 0);
+    for ctx in &contexts {
+        for (outcome, n) in ctx.stats.snapshot().refreshes {
+            if outcome.as_str() == "extracted" { extracted += n } else { failed += n }
+        }
+    }
+    Run { wall, cpu, extracted, failed, items: stores[0].stats(Utc::now()).unwrap().items }
 }

@@ -3,9 +3,9 @@
 //! article extractor ([`ArticlePages::dates`], for items whose list page shows none). The
 //! server's updater and `extract --full-text` use it.
 //!
-//! Politeness is the updater's own: one request at a time per host with the gate's minimum
-//! delay between requests ([`HostGate`], shared with page refreshes in the server, so article
-//! pages never hammer a host the updater is also fetching), `Retry-After` and back-off.
+//! Politeness is the updater's own: one request at a time per host with the host's minimum
+//! delay between requests ([`Hosts`], shared with page refreshes in the server and across the
+//! servers of a shared store, so article pages never hammer a host the updater is also fetching), `Retry-After` and back-off.
 //! Pages of different hosts are fetched concurrently, up to a bound. Each distinct URL is
 //! fetched once per run, whatever number of items link to it. Parsing and extraction run on
 //! the blocking pool, off the async workers, after the host's permit is released.
@@ -22,8 +22,9 @@ use crate::dom::{self, Document, ParseOptions};
 use crate::engines::article;
 use crate::engines::enrich::{Found, read_article};
 use crate::engines::rules::Rule;
-use crate::fetch::{FetchError, Fetcher, HostGate};
+use crate::fetch::{FetchError, Fetcher};
 use crate::model::Item;
+use crate::updater::Hosts;
 
 /// Why an item's article page gave nothing. The item stays as it was.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -108,7 +109,7 @@ impl EnrichReport {
 pub struct ArticlePages<'a> {
     pub fetcher: &'a Fetcher,
     /// One request at a time per host, with its minimum delay.
-    pub gate: &'a HostGate,
+    pub hosts: &'a Hosts,
     /// Pages in flight at once (to different hosts: one host gets one at a time).
     pub concurrency: usize,
     /// Most distinct pages one run fetches; items beyond are deferred.
@@ -295,7 +296,7 @@ impl ArticlePages<'_> {
     /// Fetch one page in its host's turn, then read it for each item that links to it.
     async fn read<T: Send + 'static>(&self, url: &Url, items: Vec<Item>, reader: Reader<T>) -> Read<T> {
         let response = {
-            let Some(mut permit) = self.gate.acquire_within(url, self.patience).await else {
+            let Some(mut permit) = self.hosts.acquire_within(url, self.patience).await else {
                 return Read::HostResting;
             };
             let result = self.fetcher.get(url).await;

@@ -113,6 +113,12 @@ pub struct UpdaterSection {
     /// Train a template for each site that has a feed (at most once a day per site), which
     /// the engine choice then uses for the site's pages.
     pub train_templates: bool,
+    /// How long a claimed source stays with its worker: a server that dies mid-refresh leaves
+    /// its sources to the others after this. `None`: longer than any refresh the other
+    /// settings allow ([`crate::updater::lease_for`]); shorter lets a slow refresh be
+    /// refreshed twice at once.
+    #[serde(deserialize_with = "opt_duration")]
+    pub source_lease: Option<Duration>,
 }
 
 impl Default for Config {
@@ -171,6 +177,7 @@ impl Default for UpdaterSection {
             // polite requests to the site.
             article_dates: 20,
             train_templates: true,
+            source_lease: None,
         }
     }
 }
@@ -265,6 +272,9 @@ impl Config {
             return Err(("updater.backoff_base", "is longer than updater.backoff_max".into()));
         }
         positive("updater.idle_poll", u.idle_poll)?;
+        if let Some(lease) = u.source_lease {
+            positive("updater.source_lease", lease)?;
+        }
         if u.article_concurrency == 0 {
             return Err(("updater.article_concurrency", "must be at least 1".into()));
         }
@@ -330,6 +340,10 @@ pub fn parse_byte_size(text: &str) -> Result<u64, String> {
 fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
     let text = String::deserialize(deserializer)?;
     parse_duration(&text).map_err(de::Error::custom)
+}
+
+fn opt_duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duration>, D::Error> {
+    duration(deserializer).map(Some)
 }
 
 fn byte_size<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
@@ -408,6 +422,7 @@ mod tests {
             idle_poll = "5s"
             shutdown_grace = "3s"
             article_dates = 0
+            source_lease = "2m"
             "#,
         )
         .unwrap();
@@ -433,6 +448,7 @@ mod tests {
             (Duration::from_secs(2 * 86400), Duration::from_secs(5), Duration::from_secs(3))
         );
         assert_eq!((u.article_dates, UpdaterSection::default().article_dates), (0, 20));
+        assert_eq!((u.source_lease, UpdaterSection::default().source_lease), (Some(Duration::from_secs(120)), None));
         assert_eq!(config.backoff(), Backoff { base: Duration::from_secs(60), max: Duration::from_secs(6 * 3600) });
         assert_eq!(parse("[fetch]\nmax_body_size = 1000").unwrap().fetch.max_body_size, 1000);
     }

@@ -16,8 +16,9 @@ use common::http::{Reply, Span, TestServer};
 use html2rss::article_pages::{ArticlePageError, ArticlePages, DateOutcome, Outcome};
 use html2rss::dom::{self, ParseOptions};
 use html2rss::engines::timepattern::{self, DateContext, TimePatternDb};
-use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
+use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher};
 use html2rss::model::Item;
+use html2rss::updater::Hosts;
 use url::Url;
 
 const SUBJECTS: [&str; 8] = ["harbour", "orchard", "railway", "glacier", "library", "market", "bridge", "canyon"];
@@ -110,10 +111,10 @@ async fn every_item_of_a_list_gets_content_and_author_politely() {
     assert_eq!(items.len(), 8, "{items:#?}");
     assert!(items.iter().all(|i| i.content.is_none() && i.author.is_none()));
 
-    let gate = HostGate::new(Duration::from_millis(30), BACKOFF);
+    let hosts = Hosts::local(Duration::from_millis(30), BACKOFF);
     let pages = ArticlePages {
         fetcher: &fetcher,
-        gate: &gate,
+        hosts: &hosts,
         concurrency: 4,
         max_pages: 50,
         patience: Duration::from_secs(5),
@@ -168,9 +169,14 @@ async fn a_page_is_fetched_once_failures_leave_items_alone_and_the_budget_defers
         item(2, ""),
     ];
     let before = items.clone();
-    let gate = HostGate::new(Duration::ZERO, BACKOFF);
-    let pages =
-        ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 2, max_pages: 3, patience: Duration::from_secs(5) };
+    let hosts = Hosts::local(Duration::ZERO, BACKOFF);
+    let pages = ArticlePages {
+        fetcher: &fetcher,
+        hosts: &hosts,
+        concurrency: 2,
+        max_pages: 3,
+        patience: Duration::from_secs(5),
+    };
     let report = pages.enrich(Some(Arc::new(template_rule())), &mut items, Utc::now()).await;
 
     // post/0 (twice, one fetch), post/9 (404), post/1: three pages; post/2 is over the budget.
@@ -266,10 +272,10 @@ async fn a_host_that_asks_for_a_pause_is_left_for_later() {
             item
         })
         .collect();
-    let gate = HostGate::new(Duration::ZERO, BACKOFF);
+    let hosts = Hosts::local(Duration::ZERO, BACKOFF);
     let pages = ArticlePages {
         fetcher: &fetcher,
-        gate: &gate,
+        hosts: &hosts,
         concurrency: 2,
         max_pages: 10,
         patience: Duration::from_secs(5),
@@ -338,9 +344,14 @@ async fn dates_are_read_from_each_page_once_politely_within_the_budget() {
     items.push(item("http://a.test/note/9"));
     items.push(Item::new("No link"));
     items.push(item("http://a.test/note/over-budget"));
-    let gate = HostGate::new(Duration::from_millis(10), BACKOFF);
-    let pages =
-        ArticlePages { fetcher: &fetcher, gate: &gate, concurrency: 4, max_pages: 5, patience: Duration::from_secs(5) };
+    let hosts = Hosts::local(Duration::from_millis(10), BACKOFF);
+    let pages = ArticlePages {
+        fetcher: &fetcher,
+        hosts: &hosts,
+        concurrency: 4,
+        max_pages: 5,
+        patience: Duration::from_secs(5),
+    };
     let report = pages.dates(&items).await;
 
     let date = |text: &str| chrono::DateTime::parse_from_rfc3339(text).unwrap();

@@ -12,10 +12,11 @@ use chrono::{DateTime, FixedOffset, TimeZone, Utc};
 use html2rss::engines::{Engine, Extraction};
 use html2rss::feed::{self, FeedMeta, Format};
 use html2rss::fetch::Validators;
+use html2rss::fetch::polite::HostWait;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{
-    ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, NewRule, SCHEMA_VERSION, SourceSettings, Store,
-    StoreError, StoredRender, Template,
+    ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, HostHealth, NewRule, SCHEMA_VERSION, SourceSettings,
+    Store, StoreError, StoredRender, Template,
 };
 use url::Url;
 
@@ -788,4 +789,47 @@ fn renders_are_kept_for_their_feed_version_and_go_with_their_source(db: &Db) {
     assert_eq!(store.render(source.id, Format::Atom).unwrap().unwrap().body, "second");
     assert!(store.delete_source(source.id).unwrap());
     assert!(store.render(source.id, Format::Atom).unwrap().is_none(), "deleted with its source");
+}
+
+/// Host leases (PostgreSQL only; SQLite has none): one holder at a time, whoever the server;
+/// given back with the host's quiet time, which counts troubled requests; a lease that runs out
+/// (its server died) lets the next holder in.
+#[test]
+fn host_leases_take_turns_keep_the_quiet_and_run_out() {
+    assert!(Db::sqlite().open().host_leases().is_none(), "one process owns a SQLite file");
+    let db = Db::postgres();
+    let (first, second) = (db.open().host_leases().unwrap(), db.open().host_leases().unwrap());
+    let hold = Duration::from_secs(60);
+    let lease = first.take("a.example", "one/1", hold).unwrap().unwrap();
+    assert_eq!(second.take("a.example", "two/1", hold).unwrap(), Err(HostWait::Busy));
+    assert!(second.take("b.example", "two/2", hold).unwrap().is_ok(), "another host is another lease");
+    let mut counted = None;
+    first
+        .release(&lease, HostHealth::Troubled, |failures| {
+            counted = Some(failures);
+            Duration::from_secs(30)
+        })
+        .unwrap();
+    assert_eq!(counted, Some(1));
+    let Err(HostWait::Wait(wait)) = second.take("a.example", "two/3", hold).unwrap() else { panic!("not quiet") };
+    assert!(wait > Duration::from_secs(28) && wait <= Duration::from_secs(30), "{wait:?}");
+    // Giving back a lease twice, or one that another holder has since, changes nothing.
+    first.release(&lease, HostHealth::Fine, |_| Duration::ZERO).unwrap();
+    assert!(matches!(second.take("a.example", "two/4", hold).unwrap(), Err(HostWait::Wait(_))));
+
+    let lease = first.take("c.example", "one/2", Duration::from_millis(300)).unwrap().unwrap();
+    assert_eq!(second.take("c.example", "two/5", hold).unwrap(), Err(HostWait::Busy));
+    std::thread::sleep(Duration::from_millis(400));
+    let taken = second.take("c.example", "two/6", hold).unwrap().expect("a lease that ran out is free");
+    first.release(&lease, HostHealth::Troubled, |_| Duration::from_secs(600)).unwrap();
+    assert_eq!(first.take("c.example", "one/3", hold).unwrap(), Err(HostWait::Busy), "the late release did nothing");
+    let mut counted = None;
+    second
+        .release(&taken, HostHealth::Fine, |failures| {
+            counted = Some(failures);
+            Duration::ZERO
+        })
+        .unwrap();
+    assert_eq!(counted, Some(0));
+    assert!(first.take("c.example", "one/4", hold).unwrap().is_ok());
 }

@@ -13,10 +13,10 @@ use common::http::{Reply, Request, TestServer};
 use html2rss::engines::Engine;
 use html2rss::engines::choose::Engines;
 use html2rss::engines::rules::RuleSet;
-use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher, HostGate};
+use html2rss::fetch::{Backoff, FetchConfig, FetchError, Fetcher};
 use html2rss::store::{DateOrigin, Health, NewRule, Source, SourceSettings, Store};
 use html2rss::updater::{
-    ArticleSettings, DateRun, FeedChanges, MAX_ARTICLE_ATTEMPTS, Pool, PoolConfig, RefreshContext, RefreshError,
+    ArticleSettings, DateRun, FeedChanges, Hosts, MAX_ARTICLE_ATTEMPTS, Pool, PoolConfig, RefreshContext, RefreshError,
     RefreshOutcome, Schedule, Stats, refresh_source,
 };
 use url::Url;
@@ -102,10 +102,10 @@ fn context_reading_dates(
     let ctx = RefreshContext {
         store,
         fetcher: Fetcher::new(&fetch).unwrap(),
-        gate: Arc::new(HostGate::new(
+        hosts: Hosts::local(
             per_host_delay,
             Backoff { base: Duration::from_millis(20), max: Duration::from_millis(40) },
-        )),
+        ),
         engines: Arc::new(Engines::new(RuleSet::new())),
         schedule: schedule(),
         stats: Stats::default(),

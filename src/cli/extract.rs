@@ -18,8 +18,9 @@ use crate::engines::rules::{self, Rule, RuleSet};
 use crate::engines::timepattern::{self, DateContext, TimePatternDb};
 use crate::engines::{Extraction, auto, enrich, template};
 use crate::feed::{self, FeedMeta, Format};
-use crate::fetch::{Backoff, FetchConfig, Fetcher, HostGate};
+use crate::fetch::{Backoff, FetchConfig, Fetcher};
 use crate::model::{Item, Page};
+use crate::updater::Hosts;
 
 /// Which engine extracts the items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -143,11 +144,11 @@ fn full_text(page: &mut Page, template: Option<Arc<Rule>>, now: DateTime<Utc>) -
     }
     if items.iter().any(|i| i.content.is_none() && i.link.as_ref().is_some_and(|l| l.scheme().starts_with("http"))) {
         let fetcher = Fetcher::new(&FetchConfig::default())?;
-        let gate =
-            HostGate::new(FULL_TEXT_DELAY, Backoff { base: Duration::from_secs(2), max: Duration::from_secs(10) });
+        let hosts =
+            Hosts::local(FULL_TEXT_DELAY, Backoff { base: Duration::from_secs(2), max: Duration::from_secs(10) });
         let pages = ArticlePages {
             fetcher: &fetcher,
-            gate: &gate,
+            hosts: &hosts,
             concurrency: FULL_TEXT_CONCURRENCY,
             max_pages: FULL_TEXT_MAX_PAGES,
             patience: FULL_TEXT_PATIENCE,

@@ -15,7 +15,7 @@ use url::Url;
 
 /// No host's request to wait (a huge `Retry-After`, a long back-off) keeps the gate closed
 /// for longer than this; the source's own schedule still applies.
-const MAX_DEFER: Duration = Duration::from_secs(24 * 3600);
+pub const MAX_DEFER: Duration = Duration::from_secs(24 * 3600);
 
 /// Exponential back-off with "equal jitter": after `n` consecutive failures, a delay drawn
 /// uniformly from `[d/2, d]` where `d = min(max, base · 2^(n-1))`. The jitter spreads retries of
@@ -145,6 +145,11 @@ pub struct HostPermit {
 }
 
 impl HostPermit {
+    /// Give the permit back without a request sent: the host's delay does not start.
+    pub fn unused(mut self) {
+        self.min_delay = Duration::ZERO;
+    }
+
     /// Ask nothing of this host for `delay` from now, e.g. its `Retry-After`.
     pub fn defer(&mut self, delay: Duration) {
         let until = Instant::now() + delay.min(MAX_DEFER);

@@ -28,6 +28,7 @@
 //! politeness, graceful shutdown.
 
 pub mod changes;
+pub mod hosts;
 pub mod pool;
 pub mod renders;
 pub mod schedule;
@@ -48,7 +49,7 @@ use crate::engines::Extraction;
 use crate::engines::advertised::read_feed;
 use crate::engines::choose::{Choice, Engines, SiteTemplate};
 use crate::engines::rules::Rule;
-use crate::fetch::{FetchError, FetchOutcome, Fetcher, HostGate, HostPermit, Response, Validators};
+use crate::fetch::{FetchError, FetchOutcome, Fetcher, Response, Validators};
 use crate::model::Item;
 use crate::store::{
     ArticleFields, ArticleUpdate, DateOrigin, DateRead, DateUpdate, FetchRecord, Health, MergeReport, Source, SourceId,
@@ -56,6 +57,7 @@ use crate::store::{
 };
 
 pub use changes::FeedChanges;
+pub use hosts::{HostTurn, Hosts, LeaseCountsSnapshot};
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
 pub use renders::render_stored;
 pub use schedule::Schedule;
@@ -65,8 +67,9 @@ pub use stats::{DateRun, RefreshOutcome, Stats, StatsSnapshot};
 pub struct RefreshContext {
     pub store: Store,
     pub fetcher: Fetcher,
-    /// One request at a time per host, for the pool and the web server's first fetches alike.
-    pub gate: Arc<HostGate>,
+    /// One request at a time per host (across the servers of a shared store), for the pool and
+    /// the web server's first fetches alike.
+    pub hosts: Hosts,
     pub engines: Arc<Engines>,
     pub schedule: Schedule,
     pub stats: Stats,
@@ -113,14 +116,16 @@ pub const MAX_ARTICLE_ATTEMPTS: u32 = 3;
 
 impl RefreshContext {
     /// The context a configuration describes, on an open store: the fetcher, the per-host
-    /// gate, the engines with the store's uploaded rules loaded.
+    /// politeness (with host leases on a shared store), the engines with the store's uploaded rules loaded.
     pub fn from_config(config: &Config, store: Store) -> Result<RefreshContext, SetupError> {
         let fetcher = Fetcher::new(&config.fetch_config()).map_err(SetupError::Fetcher)?;
         let engines = Engines::load(config.rules_dir.as_deref(), config.time_patterns_dir.as_deref())?;
+        let u = &config.updater;
+        let hosts = Hosts::new(u.per_host_delay, config.backoff(), store.host_leases(), config.fetch.timeout);
         let context = RefreshContext {
             store,
             fetcher,
-            gate: Arc::new(HostGate::new(config.updater.per_host_delay, config.backoff())),
+            hosts,
             engines: Arc::new(engines),
             schedule: Schedule {
                 default_interval: config.updater.default_interval,
@@ -218,7 +223,7 @@ pub struct ArticleRun {
 pub async fn refresh_source(ctx: &RefreshContext, id: SourceId, now: DateTime<Utc>) -> Result<Refreshed, RefreshError> {
     let store = ctx.store.clone();
     let source = blocking(move || store.source(id)).await??.ok_or(RefreshError::NoSuchSource(id.0))?;
-    let permit = ctx.gate.acquire(&source.url).await;
+    let permit = ctx.hosts.acquire(&source.url).await;
     refresh_claimed(ctx, source, permit, now).await
 }
 
@@ -228,7 +233,7 @@ pub async fn refresh_source(ctx: &RefreshContext, id: SourceId, now: DateTime<Ut
 pub async fn refresh_claimed(
     ctx: &RefreshContext,
     source: Source,
-    permit: HostPermit,
+    permit: HostTurn,
     now: DateTime<Utc>,
 ) -> Result<Refreshed, RefreshError> {
     let started = Instant::now();
@@ -306,7 +311,7 @@ impl From<RefreshError> for Failure {
 async fn fetch_and_extract(
     ctx: &RefreshContext,
     source: &Source,
-    permit: HostPermit,
+    permit: HostTurn,
     now: DateTime<Utc>,
 ) -> Result<Fetched, Failure> {
     let response = match polite_fetch(ctx, permit, &source.url, &source.validators).await? {
@@ -351,7 +356,7 @@ async fn fetch_and_extract(
 /// trouble, wait as long as its `Retry-After` asks.
 async fn polite_fetch(
     ctx: &RefreshContext,
-    mut permit: HostPermit,
+    mut permit: HostTurn,
     url: &Url,
     validators: &Validators,
 ) -> Result<FetchOutcome, RefreshError> {
@@ -417,7 +422,7 @@ fn site_template(store: &Store, url: &Url) -> Result<Option<SiteTemplate>, Store
 
 /// Fetch and read the feed a page advertises (its host's turn first).
 async fn advertised(ctx: &RefreshContext, feed_url: &Url, page_url: &Url, title: &str) -> Result<Extraction, String> {
-    let permit = ctx.gate.acquire(feed_url).await;
+    let permit = ctx.hosts.acquire(feed_url).await;
     let response = match polite_fetch(ctx, permit, feed_url, &Validators::default()).await {
         Ok(FetchOutcome::Fetched(response)) => response,
         Ok(FetchOutcome::NotModified { .. }) => return Err(format!("{feed_url} answered 304 to a plain GET")),
@@ -565,7 +570,7 @@ pub async fn enrich_stored(ctx: &RefreshContext, source: &Source, now: DateTime<
         .collect();
     let pages = ArticlePages {
         fetcher: &ctx.fetcher,
-        gate: &ctx.gate,
+        hosts: &ctx.hosts,
         concurrency: ctx.articles.concurrency,
         max_pages: limit,
         patience: ctx.articles.patience,
@@ -663,7 +668,7 @@ pub async fn date_stored(ctx: &RefreshContext, source: &Source, now: DateTime<Ut
     let items: Vec<Item> = stored.iter().map(|s| s.item.clone()).collect();
     let pages = ArticlePages {
         fetcher: &ctx.fetcher,
-        gate: &ctx.gate,
+        hosts: &ctx.hosts,
         concurrency: ctx.articles.concurrency,
         max_pages: limit,
         patience: ctx.articles.patience,
@@ -724,12 +729,15 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
     tokio::task::spawn_blocking(f).await.map_err(|e| RefreshError::Task(e.to_string()))
 }
 
-/// How long a claimed source stays leased to its worker: longer than any refresh can take
-/// (a page and an advertised feed, each within the fetch timeout, the extraction, for
-/// full-text sources up to `max_article_fetches` item pages, up to `article_dates` item pages
-/// for dates, and for training the page, some feeds and article pages; each fetch after the
-/// host's delay).
+/// How long a claimed source stays leased to its worker: `updater.source_lease` when set, else
+/// longer than any refresh can take (a page and an advertised feed, each within the fetch
+/// timeout, the extraction, for full-text sources up to `max_article_fetches` item pages, up
+/// to `article_dates` item pages for dates, and for training the page, some feeds and article
+/// pages; each fetch after the host's delay).
 pub fn lease_for(config: &Config) -> Duration {
+    if let Some(lease) = config.updater.source_lease {
+        return lease;
+    }
     let fetch = config.fetch.timeout;
     let one = fetch.saturating_add(config.updater.per_host_delay);
     let training = if config.updater.train_templates { train::MAX_FETCHES } else { 0 };

@@ -11,7 +11,8 @@
 //! the other (with the host's delay between them) before it claims anew; so a site with many
 //! pages gets them fetched back to back, never two at once, and the other workers go on with
 //! other hosts. When a host may not be asked for longer than the pool's patience (a long
-//! `Retry-After`, a back-off), its sources are handed back to the store, due when it may.
+//! `Retry-After`, a back-off, another server on the store holding it), its sources are handed
+//! back to the store, due when it may.
 //!
 //! Shutdown: no new claims; refreshes in flight get a grace period to finish, then are
 //! abandoned. Every store write is one transaction, so an abandoned refresh has written all of
@@ -27,8 +28,7 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 use url::Url;
 
-use super::{RefreshContext, refresh_claimed, schedule};
-use crate::fetch::HostPermit;
+use super::{HostTurn, RefreshContext, refresh_claimed, schedule};
 use crate::fetch::polite::HostWait;
 use crate::store::{DueFilter, Source};
 
@@ -263,19 +263,20 @@ fn next_parked(shared: &Shared, host: &str) -> Option<Source> {
     next
 }
 
-/// The host's permit when it can be had within the pool's patience; else how long to wait.
-async fn host_permit(shared: &Shared, url: &Url, stop: &mut watch::Receiver<bool>) -> Result<HostPermit, Duration> {
-    let gate = &shared.ctx.gate;
+/// The host's turn when it can be had within the pool's patience; else how long to wait.
+async fn host_permit(shared: &Shared, url: &Url, stop: &mut watch::Receiver<bool>) -> Result<HostTurn, Duration> {
+    let hosts = &shared.ctx.hosts;
     let patience = shared.config.host_patience;
-    match gate.try_acquire(url) {
+    match hosts.try_acquire(url).await {
         Ok(permit) => return Ok(permit),
         // Longer than we would wait: hand back.
         Err(HostWait::Wait(delay)) if delay > patience => return Err(delay),
-        // A short delay, or a first request of the web server holding the host: wait.
+        // A short delay, or a request of the web server or of another server holding the
+        // host: wait.
         Err(_) => {}
     }
     tokio::select! {
-        permit = tokio::time::timeout(patience, gate.acquire(url)) => permit.map_err(|_| patience),
+        permit = tokio::time::timeout(patience, hosts.acquire(url)) => permit.map_err(|_| patience),
         _ = stop.changed() => Err(Duration::ZERO),
     }
 }

@@ -146,7 +146,7 @@ async fn learn(ctx: &RefreshContext, page_url: &Url, now: DateTime<Utc>) -> Resu
 
 /// GET in the host's turn.
 async fn fetch(ctx: &RefreshContext, url: &Url) -> Result<Response, String> {
-    let permit = ctx.gate.acquire(url).await;
+    let permit = ctx.hosts.acquire(url).await;
     match polite_fetch(ctx, permit, url, &Validators::default()).await {
         Ok(FetchOutcome::Fetched(response)) => Ok(response),
         Ok(FetchOutcome::NotModified { .. }) => Err(format!("{url} answered 304 to a plain GET")),

@@ -200,7 +200,7 @@ async fn fetched(state: &AppState, url: &Url) -> Result<Arc<Response>, HttpRespo
     if let Some(page) = state.builder_pages.get(url) {
         return Ok(page);
     }
-    let mut permit = state.ctx.gate.acquire(url).await;
+    let mut permit = state.ctx.hosts.acquire(url).await;
     let result = state.ctx.fetcher.fetch(url, &Validators::default()).await;
     permit.record(&result);
     match result {

@@ -131,6 +131,20 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let _ = writeln!(out, "html2rss_updater_queue {}", stats.due);
     family(&mut out, "html2rss_updater_fresh_sources", "gauge", "Sources never fetched yet.");
     let _ = writeln!(out, "html2rss_updater_fresh_sources {}", stats.fresh);
+    if let Some(leases) = state.ctx.hosts.lease_counts() {
+        family(
+            &mut out,
+            "html2rss_host_leases_total",
+            "counter",
+            "Tries at a host's lease in the shared store, by result (busy: another request holds the host; \
+             quiet: its delay is not over; unanswered: the store failed, and politeness held in this server only).",
+        );
+        for (result, count) in
+            [("taken", leases.taken), ("busy", leases.busy), ("quiet", leases.quiet), ("unanswered", leases.unanswered)]
+        {
+            let _ = writeln!(out, "html2rss_host_leases_total{{result=\"{result}\"}} {count}");
+        }
+    }
     if let Some(pool) = &state.pool {
         let workers = pool.workers();
         family(&mut out, "html2rss_updater_workers", "gauge", "Updater workers, by kind.");

@@ -17,7 +17,9 @@
 //! A URL not stored yet is fetched and extracted at once (the updater's own
 //! [`refresh_source`]), within the configured deadline; concurrent first requests for one URL
 //! share that one fetch, which runs to its end even when the readers stop waiting, so the next
-//! request finds the feed stored.
+//! request finds the feed stored. Across servers on one store, the server that adds the source
+//! leases it for its fetch; another server asked for the URL meanwhile waits for that fetch
+//! instead of fetching the page too.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -39,7 +41,7 @@ use super::{AppState, auth, plain, store_error};
 use crate::feed::filter::FeedFilter;
 use crate::feed::{self, FeedMeta, FeedTemplate, Format};
 use crate::fetch::{FetchError, FetchErrorKind};
-use crate::store::{FeedStamp, SourceSettings, StoredRender};
+use crate::store::{FeedStamp, SourceId, SourceSettings, StoredRender};
 use crate::updater::{RefreshError, Schedule, refresh_source, render_stored};
 
 /// A first fetch in flight; every request waiting for the URL holds a clone.
@@ -246,6 +248,10 @@ async fn first_refresh(state: &AppState, url: &Url, full_text: bool) -> Result<(
     if source.item_count > 0 {
         return Ok(());
     }
+    // Leased and never fetched: another server's first fetch of the URL is running.
+    if !created && source.last_fetch.is_none() && source.next_due > now && fetched_elsewhere(state, source.id).await? {
+        return Ok(());
+    }
     match refresh_source(ctx, source.id, now).await {
         Ok(_) => Ok(()),
         Err(error) if !created => Err(error),
@@ -261,6 +267,27 @@ async fn first_refresh(state: &AppState, url: &Url, full_text: bool) -> Result<(
                 tracing::error!("cannot forget the failed source {url}: {store_error}");
             }
             Err(error)
+        }
+    }
+}
+
+/// How often a server waiting for another server's first fetch of a URL looks at its source.
+const FIRST_FETCH_POLL: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Wait for another server's first fetch of the source: `true` when it was fetched; `false` when
+/// it is ours to fetch after all, because the other fetch failed (the source was forgotten and
+/// its error with it: ours tells the reader why) or the other server died (its lease ran out).
+async fn fetched_elsewhere(state: &AppState, id: SourceId) -> Result<bool, RefreshError> {
+    loop {
+        tokio::time::sleep(FIRST_FETCH_POLL).await;
+        let store = state.ctx.store.clone();
+        let source = tokio::task::spawn_blocking(move || store.source(id))
+            .await
+            .map_err(|e| RefreshError::Task(e.to_string()))??;
+        match source {
+            Some(source) if source.last_fetch.is_some() => return Ok(true),
+            Some(source) if source.next_due > Utc::now() => {}
+            _ => return Ok(false),
         }
     }
 }

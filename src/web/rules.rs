@@ -273,7 +273,7 @@ pub async fn test(request: HttpRequest, payload: web::Payload, state: web::Data<
         Err(error) => return rule_error(&error),
     };
     let ctx = &state.ctx;
-    let permit = ctx.gate.acquire(&url).await;
+    let permit = ctx.hosts.acquire(&url).await;
     let fetched = ctx.fetcher.fetch(&url, &Validators::default()).await;
     drop(permit);
     ctx.stats.fetched(fetched.as_ref().err().map(crate::fetch::FetchError::kind));

@@ -23,6 +23,8 @@ pub struct Request {
 #[derive(Debug, Clone)]
 pub struct Span {
     pub path: String,
+    /// Who asked (its `User-Agent`).
+    pub agent: String,
     pub start: Instant,
     pub end: Instant,
 }
@@ -99,7 +101,13 @@ pub struct TestServer {
 
 impl TestServer {
     pub fn start(handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        TestServer::start_on([127, 0, 0, 1], handler)
+    }
+
+    /// [`TestServer::start`] on another loopback address (`127.0.0.N`: another host for the
+    /// fetcher's politeness).
+    pub fn start_on(ip: [u8; 4], handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> TestServer {
+        let listener = TcpListener::bind((std::net::Ipv4Addr::from(ip), 0)).unwrap();
         let addr = listener.local_addr().unwrap();
         let shared = Arc::new(Shared {
             handler: Box::new(handler),
@@ -208,7 +216,8 @@ fn serve(shared: &Shared, stream: TcpStream) {
     let reply = (shared.handler)(&request);
     answer(shared, stream, reply);
     shared.in_flight.fetch_sub(1, Ordering::SeqCst);
-    shared.spans.lock().unwrap().push(Span { path: request.path, start: request.at, end: Instant::now() });
+    let agent = request.header("user-agent").unwrap_or_default().to_string();
+    shared.spans.lock().unwrap().push(Span { path: request.path, agent, start: request.at, end: Instant::now() });
 }
 
 fn head(status: u16, headers: &[(String, String)]) -> String {

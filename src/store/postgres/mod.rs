@@ -9,6 +9,7 @@
 
 mod catalog;
 mod client;
+mod hosts;
 mod items;
 mod migrations;
 mod renders;

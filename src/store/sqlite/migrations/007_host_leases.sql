@@ -1,0 +1,3 @@
+-- 7: nothing. PostgreSQL's 7 adds host leases, for politeness across several servers; one
+-- process owns a SQLite file and keeps politeness in memory. The versions stay the same schema
+-- on both backends.
