@@ -9,14 +9,13 @@
 mod common;
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use common::binary::{read_feed, serve};
 use common::http::{Reply, Span, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -43,18 +42,6 @@ const RULE: &str = r#"<page><name>cluster pages</name><url>http://127.0.0.*</url
     <subject path="//UL"><item path="LI"><title>A</title></item></subject></page>"#;
 
 /// A running `html2rss serve`, killed if the test ends without stopping it.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Write the configuration of a server on `db` whose fetcher says it is `agent` (so that the
 /// page servers know who asked).
 fn config(dir: &Path, db: &str, agent: &str) -> PathBuf {
@@ -90,43 +77,6 @@ fn config(dir: &Path, db: &str, agent: &str) -> PathBuf {
     );
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// Start the binary with a configuration.
-fn serve(config: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_html2rss"))
-        .args(["serve", "--config"])
-        .arg(config)
-        .env("RUST_LOG", "html2rss=warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines.next().expect("the server ended before listening").unwrap();
-        if let Some(rest) = line.strip_prefix("html2rss listening on http://") {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe; show what it warns of.
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            eprintln!("{line}");
-        }
-    });
-    Server { child, address }
-}
-
-/// The item links of a source's feed, as a reader gets them.
-async fn read_feed(http: &reqwest::Client, address: &str, page: &str) -> Option<BTreeSet<String>> {
-    let encoded: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
-    let response = http.get(format!("http://{address}/rss?url={encoded}")).send().await.ok()?;
-    if !response.status().is_success() {
-        return None;
-    }
-    let feed = feed_rs::parser::parse(response.bytes().await.ok()?.as_ref()).ok()?;
-    Some(feed.entries.iter().filter_map(|e| e.links.first().map(|l| l.href.clone())).collect())
 }
 
 /// Each host's page server: every request of a page gives it a new item (and keeps the four

@@ -5,13 +5,13 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
+use common::binary::{read_feed, serve};
 use common::http::{Reply, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -19,39 +19,6 @@ use url::Url;
 const SOURCES: usize = 24;
 const RULE: &str = r#"<page><name>crash pages</name><url>http://127.0.0.1:*</url>
     <subject path="//UL"><item path="LI"><title>A</title></item></subject></page>"#;
-
-/// Start the binary; return it and the address it listens on (read from its stderr).
-fn serve(config: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_html2rss"))
-        .args(["serve", "--config"])
-        .arg(config)
-        .env("RUST_LOG", "html2rss=warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines.next().expect("the server ended before listening").unwrap();
-        if let Some(rest) = line.strip_prefix("html2rss listening on http://") {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, address)
-}
-
-/// The item links of a source's feed, as a reader gets them.
-async fn read_feed(http: &reqwest::Client, address: &str, page: &str) -> Option<BTreeSet<String>> {
-    let encoded: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
-    let response = http.get(format!("http://{address}/rss?url={encoded}")).send().await.ok()?;
-    if !response.status().is_success() {
-        return None;
-    }
-    let feed = feed_rs::parser::parse(response.bytes().await.ok()?.as_ref()).ok()?;
-    Some(feed.entries.iter().filter_map(|e| e.links.first().map(|l| l.href.clone())).collect())
-}
 
 #[tokio::test]
 async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing() {
@@ -110,7 +77,8 @@ async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing(
     .unwrap();
 
     let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
-    let (mut server, address) = serve(&config);
+    let mut server = serve(&config);
+    let address = server.address.clone();
     // Read feeds while the updater refreshes every source about once a second.
     let mut served = BTreeSet::new();
     let start = Instant::now();
@@ -129,14 +97,15 @@ async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing(
         assert!(waiting.elapsed() < Duration::from_secs(10), "the updater stopped refreshing");
         std::thread::sleep(Duration::from_millis(1));
     }
-    server.kill().unwrap(); // SIGKILL
-    server.wait().unwrap();
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
 
     let store = Store::open(&db).unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");
     drop(store);
 
-    let (mut server, address) = serve(&config);
+    let mut server = serve(&config);
+    let address = server.address.clone();
     let mut after = BTreeSet::new();
     for page in &pages {
         after.extend(read_feed(&http, &address, page).await.expect("every feed is served after the restart"));
@@ -151,9 +120,9 @@ async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing(
     );
 
     // SIGTERM: a graceful stop.
-    let stopped = Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+    let stopped = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();
     assert!(stopped.success());
-    let status = server.wait().unwrap();
+    let status = server.child.wait().unwrap();
     assert!(status.success(), "the server exits cleanly on SIGTERM: {status}");
     let store = Store::open(&db).unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+pub mod binary;
 pub mod browser;
 pub mod http;
 pub mod postgres;
