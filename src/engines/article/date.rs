@@ -2,11 +2,12 @@
 //!
 //! Every source gives its candidates — the page's machine-readable metadata (meta tags,
 //! JSON-LD, microdata), `<time>` elements and elements marked as dates, the URL (`/2020/06/07/`,
-//! switchable), and datelines written for people near the headline — and the day that the
-//! most trusted independent sources agree on wins ([`agreed`]), not the first found. Dates of
-//! comments, related posts, sidebars and footers are refused, copyright lines date nothing,
-//! "updated" lines give the modification, and relative dates ("3 hours ago") count only when
-//! the fetch time is known.
+//! switchable), datelines written for people near the headline (and, when there are none, a
+//! "Posted on" line, an element named after its date or a `<time>` anywhere in the post) —
+//! and the day that the most trusted independent sources agree on wins ([`agreed`]), not the
+//! first found. Dates of comments, related posts, sidebars and footers are refused, copyright
+//! lines date nothing, "updated" lines give the modification, and relative dates ("3 hours
+//! ago") count only when the fetch time is known.
 
 use std::sync::LazyLock;
 
@@ -318,8 +319,6 @@ fn shown_dates(
         // `article__date`, `postDate`) and place it anywhere: above the headline past the
         // tags and categories, or below the post.
         shown.extend(date_classed(doc, title_node, lang, fetched));
-    }
-    if need[0] {
         shown.extend(dated_lines_far(doc, title_node, lang, fetched, need));
     }
     shown
