@@ -417,6 +417,131 @@ fn relative_dates_count_only_with_the_fetch_time() {
 }
 
 #[test]
+fn a_date_written_over_several_elements_is_read_whole() {
+    // A calendar badge beside the headline: day, month and year each in an element of its own.
+    let html = format!(
+        r#"<html><body><article><div class="badge"><span class="day">07</span> <span class="month">Jun</span>
+        <span class="year">2020</span></div><h1>Bridge vote delayed</h1>{}</article></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // The parts of a date in a byline, without spaces between the elements.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><p class="meta"><span>Jun</span><span>7</span>,
+        <span>2020</span></p>{}</article></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // Numbers in elements side by side that are no date stay none.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><p class="meta"><span>12</span> comments,
+        <span>2020</span> views</p>{}</article></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(art.published, None);
+}
+
+#[test]
+fn a_date_at_the_end_of_a_long_post_dates_it() {
+    // The theme shows the date below the post, far from the headline.
+    for footer in [
+        "<p>Posted on June 7, 2020</p>",
+        r#"<footer class="post-footer">Posted on June 7, 2020 in <a href="/c/news">News</a></footer>"#,
+        r#"<footer><time datetime="2020-06-07">June 7, 2020</time></footer>"#,
+        r#"<div class="post-meta"><span>发表于</span> <span>2020-06-07</span></div>"#,
+    ] {
+        let html = format!(
+            r#"<html><body><article><h1>Bridge vote delayed</h1>{}{footer}</article></body></html>"#,
+            prose("the bridge", 80)
+        );
+        let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+        assert_eq!(day(art.published), ymd(2020, 6, 7), "{footer}");
+    }
+    // A date alone deep in the text is an event of the story, not its publication; and a
+    // related post's line below the post is the related post's.
+    for far in [
+        "<p>June 7, 2020</p>",
+        r#"<div class="related-posts"><p><a href="/news/ferry">Ferry</a> posted on June 7, 2020</p></div>"#,
+    ] {
+        let html = format!(
+            r#"<html><body><article><h1>Bridge vote delayed</h1>{}{far}{}</article></body></html>"#,
+            prose("the bridge", 70),
+            prose("the ferry", 20)
+        );
+        let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+        assert_eq!(art.published, None, "{far}");
+    }
+    // A documentation page says when it was last updated, below the text.
+    let html = format!(
+        r#"<html lang="en-us"><body><main><h1>Bridge guide</h1>{}<div class="page-meta"><span class="prefix">Last Updated:</span>
+        <span class="time">6/9/2020, 10:00:00 AM</span></div></main></body></html>"#,
+        prose("the bridge", 80)
+    );
+    let art = article::extract(&page("https://town.example/guide/bridge", &html), &Hints::default());
+    assert_eq!((day(art.published), day(art.modified)), (None, ymd(2020, 6, 9)));
+}
+
+#[test]
+fn an_element_named_after_its_date_dates_the_page_wherever_it_sits() {
+    let tags: String = (1..=15).map(|i| format!(r#"<li><a href="/tags/t{i}">Tag {i}</a></li>"#)).collect();
+    for (before, after) in [
+        // Above the headline, past the post's categories and tags.
+        (format!(r#"<div class="post-date">June 7, 2020</div><ul class="tags">{tags}</ul>"#), String::new()),
+        // Below a long post.
+        (String::new(), r#"<div class="post-info"><span class="meta-date">2020-06-07</span></div>"#.to_string()),
+    ] {
+        let html = format!(
+            r#"<html><body><article>{before}<h1>Bridge vote delayed</h1>{}{after}</article></body></html>"#,
+            prose("the bridge", 80)
+        );
+        let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+        assert_eq!(day(art.published), ymd(2020, 6, 7), "{before}{after}");
+    }
+    // An element named after an update does not give the publication.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>{}<span class="date-updated">2020-06-09</span></article></body></html>"#,
+        prose("the bridge", 80)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(art.published, None);
+}
+
+#[test]
+fn dates_in_script_data_beside_the_headline_are_not_shown_dates() {
+    // A script's data may date anything (the build, another post); people do not see it.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><script type="application/json">{{"built":"2020-06-09"}}</script>
+        <style>/* 2020-06-10 */</style>{}</article></body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!((art.published, art.modified), (None, None));
+}
+
+#[test]
+fn a_long_byline_that_says_posted_dates_the_page() {
+    // WordPress's classic byline runs past a byline's length, and says which date it gives.
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1>{}<p class="postmetadata">This entry was posted on
+        Sunday, June 7th, 2020 at 10:15 am and is filed under Council News. You can follow any responses to
+        this entry through the RSS 2.0 feed.</p></article></body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // One line with both dates: the one the line says is the publication.
+    let html = format!(
+        r#"<html><body><h1>Bridge vote delayed</h1><p>Updated June 9, 2020 · Published June 7, 2020</p>{}</body></html>"#,
+        prose("the bridge", 3)
+    );
+    let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+    assert_eq!(day(art.published), ymd(2020, 6, 7));
+}
+
+#[test]
 fn the_standfirst_between_the_headline_and_the_body_is_kept() {
     // The summary is a block of its own before the body's block, not a paragraph beside the
     // body's paragraphs: Readability leaves it out.

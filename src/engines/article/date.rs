@@ -2,11 +2,12 @@
 //!
 //! Every source gives its candidates — the page's machine-readable metadata (meta tags,
 //! JSON-LD, microdata), `<time>` elements and elements marked as dates, the URL (`/2020/06/07/`,
-//! switchable), and datelines written for people near the headline — and the day that the
-//! most trusted independent sources agree on wins ([`agreed`]), not the first found. Dates of
-//! comments, related posts, sidebars and footers are refused, copyright lines date nothing,
-//! "updated" lines give the modification, and relative dates ("3 hours ago") count only when
-//! the fetch time is known.
+//! switchable), datelines written for people near the headline (and, when there are none, a
+//! "Posted on" line, an element named after its date or a `<time>` anywhere in the post) —
+//! and the day that the most trusted independent sources agree on wins ([`agreed`]), not the
+//! first found. Dates of comments, related posts, sidebars and footers are refused, copyright
+//! lines date nothing, "updated" lines give the modification, and relative dates ("3 hours
+//! ago") count only when the fetch time is known.
 
 use std::sync::LazyLock;
 
@@ -303,8 +304,23 @@ fn shown_dates(
     lang: Option<&str>,
     fetched: Option<DateTime<FixedOffset>>,
 ) -> Vec<Shown> {
-    let mut shown = time_elements(doc, title_node, lang);
+    let (mut shown, far_time) = time_elements(doc, title_node, lang);
     shown.extend(datelines(doc, title_node, lang, fetched));
+    // Nothing dates the page by its headline: many blog themes put the date at the end of the
+    // post ("Posted on June 7, 2020 in News", a `<time>` in the post's footer), past any window
+    // a long post leaves. A line that says it is the publication, and the `<time>` nearest the
+    // headline, are then the page's date; a bare date deep in the text is not (it is an event).
+    // The same holds for the "Last updated on" line of documentation generators' pages, the
+    // page's date when it shows no publication.
+    let need = [shown.iter().all(|s| s.modified), shown.iter().all(|s| !s.modified)];
+    if need[0] {
+        shown.extend(far_time.map(|candidate| Shown { candidate, modified: false }));
+        // Themes name the element of a post's date after it (`post-date`, `meta-date`,
+        // `article__date`, `postDate`) and place it anywhere: above the headline past the
+        // tags and categories, or below the post.
+        shown.extend(date_classed(doc, title_node, lang, fetched));
+        shown.extend(dated_lines_far(doc, title_node, lang, fetched, need));
+    }
     shown
 }
 
@@ -314,10 +330,14 @@ const UPDATED_CLASSES: &[&str] = &["updated", "modified", "dt-updated", "date-mo
 
 /// `<time>` elements and elements marked as dates: those marked as the publication (or the
 /// update), and the unmarked `<time>` nearest the headline (without a headline, the first).
-fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> Vec<Shown> {
-    let Some(body) = doc.first_tag("body") else { return Vec::new() };
+///
+/// Also gives the unmarked `<time>` nearest the headline beyond the window, for a page whose
+/// only `<time>` sits at the end of a long post.
+fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> (Vec<Shown>, Option<Candidate>) {
+    let Some(body) = doc.first_tag("body") else { return (Vec::new(), None) };
     let mut shown = Vec::new();
     let mut nearest: Option<(u32, Candidate)> = None;
+    let mut far: Option<(u32, Candidate)> = None;
     for n in doc.descendants(body) {
         let Some(tag) = doc.tag(n) else { continue };
         let class = doc.attr(n, "class").unwrap_or_default().to_ascii_lowercase();
@@ -353,6 +373,11 @@ fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>)
             None => n.0,
         };
         if title_node.is_some_and(|_| distance > TIME_ELEMENT_WINDOW) {
+            // Only after the headline: a `<time>` above it, far away, belongs to the page's
+            // header or another post.
+            if title_node.is_some_and(|t| n > t) && far.is_none_or(|(d, _)| distance < d) {
+                far = Some((distance, Candidate { date, source: DateSource::TimeElement, weight: TIME_FIRST }));
+            }
             continue;
         }
         if nearest.is_none_or(|(d, _)| distance < d) {
@@ -361,7 +386,7 @@ fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>)
         }
     }
     shown.extend(nearest.map(|(_, candidate)| Shown { candidate, modified: false }));
-    shown
+    (shown, far.map(|(_, candidate)| candidate))
 }
 
 /// Class words of the parts of a page that date other pages or other people's words: related
@@ -466,7 +491,7 @@ fn datelines(
     fetched: Option<DateTime<FixedOffset>>,
 ) -> Vec<Shown> {
     let Some(body) = doc.first_tag("body") else { return Vec::new() };
-    let texts: Vec<NodeId> = doc.descendants(body).filter(|&n| doc.is_content_text(n)).collect();
+    let texts = shown_texts(doc, body);
     // Position of the headline among the text nodes.
     let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
     let from = if title_node.is_some() { anchor.saturating_sub(VISIBLE_DATE_BEFORE) } else { 0 };
@@ -482,12 +507,30 @@ fn datelines(
             if title_node.is_some_and(|t| doc.contains(t, n)) {
                 continue;
             }
-            let Some(text) = doc.text_node(n).map(str::trim).filter(|t| t.chars().count() <= max) else { continue };
+            let Some(text) = doc.text_node(n).map(str::trim) else { continue };
+            let chars = text.chars().count();
             let lower = text.to_lowercase();
+            // A byline that says it gives the publication ("This entry was posted on Sunday,
+            // June 7th, 2020 at 10:15 am and is filed under…") may run past a byline's length.
+            let published_at = published_word(&lower);
+            let long_published = max == BYLINE_MAX_CHARS && chars <= PUBLISHED_LINE_MAX_CHARS;
+            if chars > max && !(long_published && published_at.is_some()) {
+                continue;
+            }
             if COPYRIGHT_MARKS.iter().any(|m| lower.contains(m)) {
                 continue;
             }
-            let Some(date) = read_shown_date(text, lang, fetched) else { continue };
+            // A line that says "published" gives the date after that word, whatever else it
+            // dates ("Updated June 9 · Published June 7").
+            let said = published_at.and_then(|_| published_line_date(text, &lower, lang, fetched));
+            let date = said.or_else(|| {
+                (chars <= max)
+                    .then(|| {
+                        read_shown_date(text, lang, fetched).or_else(|| split_date(doc, n, title_node, lang, fetched))
+                    })
+                    .flatten()
+            });
+            let Some(date) = date else { continue };
             if is_elsewhere(doc, n, title_node) {
                 continue;
             }
@@ -498,7 +541,7 @@ fn datelines(
                 .filter(|l| l.len() <= 40 && !l.chars().any(|c| c.is_ascii_digit()))
                 .unwrap_or_default()
                 .to_lowercase();
-            let modified = UPDATE_WORDS.iter().any(|w| lower.contains(w) || label.contains(w));
+            let modified = said.is_none() && UPDATE_WORDS.iter().any(|w| lower.contains(w) || label.contains(w));
             if !found[usize::from(modified)] {
                 found[usize::from(modified)] = true;
                 shown.push(Shown { candidate: Candidate { date, source: DateSource::Text, weight }, modified });
@@ -512,6 +555,222 @@ fn datelines(
         }
     }
     shown
+}
+
+/// Longest text nodes read as a line that says it gives the publication; the date is read in
+/// the first [`PUBLISHED_READ_CHARS`] characters from the word that says so (longer lines are
+/// paragraphs of the post, whose dates are events).
+const PUBLISHED_LINE_MAX_CHARS: usize = 200;
+const PUBLISHED_READ_CHARS: usize = 80;
+/// A label such as "Posted on" or "发表于" with its date in the next text node is short.
+const PUBLISHED_LABEL_MAX_CHARS: usize = 24;
+
+/// Words that say a date is the publication (in the page's languages). Whole words only
+/// where words are spaced: "unpublished" and "composted" say nothing.
+#[rustfmt::skip]
+const PUBLISHED_WORDS: &[&str] = &[
+    "posted", "published", "publié", "posté", "publicado", "publicada", "pubblicato", "veröffentlicht",
+    "gepubliceerd", "geplaatst", "opublikowano", "опубликовано", "yayınlandı", "yayımlandı",
+    "发表于", "發表於", "发布于", "發佈於", "發布於", "发表时间", "发布时间", "发表日期", "发布日期",
+    "投稿日", "公開日", "작성일", "게시일", "등록일", "발행일",
+];
+
+/// Where the first word that says "published" starts in a lower-case text.
+fn published_word(lower: &str) -> Option<usize> {
+    PUBLISHED_WORDS
+        .iter()
+        .filter_map(|w| {
+            lower.match_indices(w).map(|(i, _)| i).find(|&i| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                let spaced = !w.chars().any(is_cjk);
+                !spaced || (before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric()))
+            })
+        })
+        .min()
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}')
+}
+
+/// The date of a line that says it gives the publication, read from that word on.
+fn published_line_date(
+    text: &str,
+    lower: &str,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Option<DateTime<FixedOffset>> {
+    let at = published_word(lower)?;
+    // Lower-casing keeps byte offsets in nearly every script; where it does not, read it all.
+    let from = if text.len() == lower.len() && text.is_char_boundary(at) { at } else { 0 };
+    let part: String = text[from..].chars().take(PUBLISHED_READ_CHARS).collect();
+    read_shown_date(&part, lang, fetched)
+}
+
+/// Elements this many levels above a text node, at most, may hold a date written over several
+/// elements (`<span>07</span><span>Jun</span><span>2020</span>`, a calendar badge), and only
+/// with this many nodes inside: a date has at most a few parts.
+const SPLIT_DATE_LEVELS: usize = 3;
+const SPLIT_DATE_MAX_NODES: usize = 16;
+
+/// A day written over several elements around text node `n`: the texts of the smallest
+/// enclosing element that reads as a date, joined with spaces, as long as it stays a dateline
+/// and is not (and does not hold) the headline.
+fn split_date(
+    doc: &Document,
+    n: NodeId,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Option<DateTime<FixedOffset>> {
+    for a in doc.ancestors(n).take(SPLIT_DATE_LEVELS) {
+        if title_node.is_some_and(|t| doc.contains(a, t) || doc.contains(t, a))
+            || matches!(doc.tag(a), None | Some("body" | "html"))
+            || doc.descendants(a).size_hint().0 > SPLIT_DATE_MAX_NODES
+        {
+            return None;
+        }
+        // Parts side by side are words apart ("07" "Jun" "2020"); punctuation joins as written
+        // ("Jun" "7" ", " "2020").
+        let mut joined = String::new();
+        let mut parts = 0;
+        for part in doc.descendants(a).filter(|&d| doc.is_content_text(d)).filter_map(|d| doc.text_node(d)) {
+            let apart = joined.chars().next_back().is_some_and(char::is_alphanumeric)
+                && part.chars().next().is_some_and(char::is_alphanumeric);
+            if apart {
+                joined.push(' ');
+            }
+            joined.push_str(part);
+            parts += 1;
+        }
+        let joined = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+        if joined.chars().count() > DATELINE_MAX_CHARS {
+            return None;
+        }
+        if parts > 1
+            && let Some(date) = read_shown_date(&joined, lang, fetched)
+        {
+            return Some(date);
+        }
+    }
+    None
+}
+
+/// Words of class names and ids that name an element after the date it shows. An element named
+/// after an update (`date-updated`) is left to the update's own rules.
+const DATE_CLASS_WORDS: &[&str] = &["date", "datetime", "pubdate", "postdate", "dateline", "datum", "fecha"];
+const UPDATE_CLASS_WORDS: &[&str] = &["updated", "update", "modified", "lastmod", "edited"];
+
+/// The element named after a date nearest the headline, whose own short text reads as a day,
+/// anywhere in the page but the parts that date other pages.
+fn date_classed(
+    doc: &Document,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+) -> Option<Shown> {
+    let body = doc.first_tag("body")?;
+    let mut nearest: Option<(u32, Candidate)> = None;
+    for n in doc.descendants(body).filter(|&n| doc.is_element(n)) {
+        let distance = title_node.map_or(n.0, |t| t.0.abs_diff(n.0));
+        if nearest.is_some_and(|(d, _)| d <= distance)
+            || title_node.is_some_and(|t| doc.contains(n, t) || doc.contains(t, n))
+        {
+            continue;
+        }
+        let words = class_words(doc, n);
+        if !words.iter().any(|w| DATE_CLASS_WORDS.contains(&w.as_str()))
+            || words.iter().any(|w| UPDATE_CLASS_WORDS.contains(&w.as_str()))
+        {
+            continue;
+        }
+        // A short element only: a container named after dates (`archive-dates`) holds many.
+        if doc.descendants(n).size_hint().0 > SPLIT_DATE_MAX_NODES {
+            continue;
+        }
+        let text = doc.text(n);
+        if text.chars().count() > BYLINE_MAX_CHARS || COPYRIGHT_MARKS.iter().any(|m| text.to_lowercase().contains(m)) {
+            continue;
+        }
+        let Some(date) = read_shown_date(&text, lang, fetched) else { continue };
+        if is_elsewhere(doc, n, title_node) {
+            continue;
+        }
+        nearest = Some((distance, Candidate { date, source: DateSource::Text, weight: TEXT_BYLINE }));
+    }
+    nearest.map(|(_, candidate)| Shown { candidate, modified: false })
+}
+
+/// The first line after the headline, anywhere in the page but the parts that date other
+/// pages, that says it gives the publication ("Posted on June 7, 2020", or a "发表于" label
+/// with its date in the next text node): the date at the end of a long post; and the first
+/// that says it gives the update ("Last updated on June 9, 2020"), a byline's length at most
+/// (a paragraph that says "update" is news). `need` says which of the two are wanted.
+fn dated_lines_far(
+    doc: &Document,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+    fetched: Option<DateTime<FixedOffset>>,
+    mut need: [bool; 2],
+) -> Vec<Shown> {
+    let mut shown = Vec::new();
+    let Some(body) = doc.first_tag("body") else { return shown };
+    let texts = shown_texts(doc, body);
+    let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
+    for (i, &n) in texts.iter().enumerate().skip(anchor) {
+        if need == [false, false] {
+            break;
+        }
+        if title_node.is_some_and(|t| doc.contains(t, n)) {
+            continue;
+        }
+        let Some(text) = doc.text_node(n).map(str::trim) else { continue };
+        let chars = text.chars().count();
+        if chars > PUBLISHED_LINE_MAX_CHARS {
+            continue;
+        }
+        let lower = text.to_lowercase();
+        let published = published_word(&lower).is_some();
+        let updated = !published && chars <= BYLINE_MAX_CHARS && UPDATE_WORDS.iter().any(|w| lower.contains(w));
+        if !(published && need[0] || updated && need[1]) || COPYRIGHT_MARKS.iter().any(|m| lower.contains(m)) {
+            continue;
+        }
+        let own = if published {
+            published_line_date(text, &lower, lang, fetched)
+        } else {
+            read_shown_date(text, lang, fetched)
+        };
+        let date = own.or_else(|| {
+            let next = texts.get(i + 1).and_then(|&m| doc.text_node(m)).map(str::trim)?;
+            (chars <= PUBLISHED_LABEL_MAX_CHARS && next.chars().count() <= BYLINE_MAX_CHARS)
+                .then(|| read_shown_date(next, lang, fetched))
+                .flatten()
+        });
+        let Some(date) = date else { continue };
+        if is_elsewhere(doc, n, title_node) {
+            continue;
+        }
+        let candidate = Candidate { date, source: DateSource::Text, weight: TEXT_BYLINE };
+        shown.push(Shown { candidate, modified: updated });
+        need[usize::from(updated)] = false;
+    }
+    shown
+}
+
+/// The text nodes of `body` shown to people: not a style's or a template's, nor a script's
+/// data (JSON of any post, any build). A short inline script in a byline is kept: it writes
+/// the date people see (`<script>showDate("2020/04/17 01:43")</script>`).
+fn shown_texts(doc: &Document, body: NodeId) -> Vec<NodeId> {
+    let shown = |p: NodeId| match doc.tag(p) {
+        Some("style" | "template" | "noscript") => false,
+        Some("script") => doc.attr(p, "type").is_none_or(|t| {
+            let t = t.trim().to_ascii_lowercase();
+            t.is_empty() || t.contains("javascript") || t == "module"
+        }),
+        _ => true,
+    };
+    doc.descendants(body).filter(|&n| doc.is_content_text(n) && doc.parent(n).is_none_or(shown)).collect()
 }
 
 /// A day written for people, as [`read_visible_date`] reads it; a relative date ("3 hours
