@@ -583,15 +583,11 @@ fn published_word(lower: &str) -> Option<usize> {
             lower.match_indices(w).map(|(i, _)| i).find(|&i| {
                 let before = lower[..i].chars().next_back();
                 let after = lower[i + w.len()..].chars().next();
-                let spaced = !w.chars().any(is_cjk);
+                let spaced = !w.chars().any(crate::engines::timepattern::db::is_cjk);
                 !spaced || (before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric()))
             })
         })
         .min()
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{f900}'..='\u{faff}')
 }
 
 /// The date of a line that says it gives the publication, read from that word on.
