@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use common::binary::{read_feed, serve};
+use common::binary::{kill_mid_request, read_feed, serve};
 use common::http::{Reply, Span, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -160,14 +160,7 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     assert!(served.len() >= pages.len(), "only {} items served", served.len());
 
     // Kill the first server the moment it asks a host for a page: a refresh is in flight.
-    let before = killed_requests.load(Ordering::SeqCst);
-    let waiting = Instant::now();
-    while killed_requests.load(Ordering::SeqCst) == before {
-        assert!(waiting.elapsed() < Duration::from_secs(10), "the first server stopped refreshing");
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    first.child.kill().unwrap(); // SIGKILL
-    first.child.wait().unwrap();
+    kill_mid_request(&mut first, &killed_requests);
     let killed = Instant::now();
     // The sources a worker holds (claimed, not recorded yet) are due at the end of their lease,
     // beyond any update interval (and beyond a source handed back for its host's turn).

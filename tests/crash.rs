@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use common::binary::{read_feed, serve};
+use common::binary::{kill_mid_request, read_feed, serve};
 use common::http::{Reply, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -91,14 +91,7 @@ async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing(
         assert!(start.elapsed() < Duration::from_secs(30), "the server served only {} items", served.len());
     }
     // Kill it the moment the updater asks for a page: a refresh is in flight.
-    let before = counter.load(Ordering::SeqCst);
-    let waiting = Instant::now();
-    while counter.load(Ordering::SeqCst) == before {
-        assert!(waiting.elapsed() < Duration::from_secs(10), "the updater stopped refreshing");
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    server.child.kill().unwrap(); // SIGKILL
-    server.child.wait().unwrap();
+    kill_mid_request(&mut server, &counter);
 
     let store = Store::open(&db).unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");

@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// A running server; killed when dropped.
 pub struct Served {
@@ -54,4 +56,17 @@ pub async fn read_feed(http: &reqwest::Client, address: &str, page: &str) -> Opt
     }
     let feed = feed_rs::parser::parse(response.bytes().await.ok()?.as_ref()).ok()?;
     Some(feed.entries.iter().filter_map(|e| e.links.first().map(|l| l.href.clone())).collect())
+}
+
+/// `kill -9` the server the moment `requests` (its requests to the pages, as the page server
+/// counts them) moves on: a refresh is in flight.
+pub fn kill_mid_request(server: &mut Served, requests: &AtomicUsize) {
+    let before = requests.load(Ordering::SeqCst);
+    let waiting = Instant::now();
+    while requests.load(Ordering::SeqCst) == before {
+        assert!(waiting.elapsed() < Duration::from_secs(10), "the server stopped refreshing");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
 }
