@@ -526,7 +526,9 @@ fn datelines(
             let date = said.or_else(|| {
                 (chars <= max)
                     .then(|| {
-                        read_shown_date(text, lang, fetched).or_else(|| split_date(doc, n, title_node, lang, fetched))
+                        read_shown_date(text, lang, fetched).or_else(|| {
+                            is_date_part(text).then(|| split_date(doc, n, title_node, lang, fetched)).flatten()
+                        })
                     })
                     .flatten()
             });
@@ -609,6 +611,16 @@ fn published_line_date(
 /// with this many nodes inside: a date has at most a few parts.
 const SPLIT_DATE_LEVELS: usize = 3;
 const SPLIT_DATE_MAX_NODES: usize = 16;
+
+/// Longest part of a date written over several elements ("07", "2020", "Jun 7").
+const DATE_PART_MAX_CHARS: usize = 12;
+
+/// Whether a text may be the numeric part of a date written over several elements: short, with
+/// a digit. Every such date has one, so the search starts only there (reading the joined text
+/// of every short text node near the headline costs as much as the rest of the dates).
+fn is_date_part(text: &str) -> bool {
+    text.chars().count() <= DATE_PART_MAX_CHARS && text.chars().any(|c| c.is_ascii_digit())
+}
 
 /// A day written over several elements around text node `n`: the texts of the smallest
 /// enclosing element that reads as a date, joined with spaces, as long as it stays a dateline
