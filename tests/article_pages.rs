@@ -111,7 +111,7 @@ async fn every_item_of_a_list_gets_content_and_author_politely() {
     assert_eq!(items.len(), 8, "{items:#?}");
     assert!(items.iter().all(|i| i.content.is_none() && i.author.is_none()));
 
-    let hosts = Hosts::local(Duration::from_millis(30), BACKOFF);
+    let hosts = Hosts::local(Duration::from_millis(60), BACKOFF);
     let pages = ArticlePages {
         fetcher: &fetcher,
         hosts: &hosts,
@@ -138,11 +138,14 @@ async fn every_item_of_a_list_gets_content_and_author_politely() {
         let spans = site.spans();
         assert_eq!(spans.len(), 4, "{spans:?}");
         no_overlap(&spans);
-        // The gate's delay between the end of one request and the start of the next.
+        // The gate's delay (60 ms) between the end of one request and the start of the next.
+        // The server notes a request's end after its last write, which a loaded machine may
+        // run well after the client had the answer: 20 ms of slack, far above the ~1 ms gap
+        // that requests without a delay leave.
         let mut starts: Vec<&Span> = spans.iter().collect();
         starts.sort_by_key(|s| s.start);
         for pair in starts.windows(2) {
-            assert!(pair[1].start >= pair[0].end + Duration::from_millis(25), "{pair:?}");
+            assert!(pair[1].start >= pair[0].end + Duration::from_millis(40), "{pair:?}");
         }
     }
 }
