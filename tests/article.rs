@@ -204,6 +204,38 @@ fn a_feed_description_picks_its_article_among_several() {
 }
 
 #[test]
+fn a_description_that_quotes_one_of_the_article_s_code_blocks_keeps_the_whole_article() {
+    // A tutorial that opens on a code block: prose between code blocks, each a box of one
+    // class. The feed's description quotes the first block; the blocks are alike siblings, but
+    // not posts (no headline each), so the hint must not cut the article down to one of them.
+    let block = |step: &str, verb: &str| {
+        format!(
+            r#"<div class="highlight"><pre><code># {step} the loops
+schedule = create_schedule(output.op)
+outer, inner = schedule[output].{verb}(output.axis[0], factor=32)
+schedule[output].{verb}_again(outer, inner)
+print(lower_the_schedule(schedule, [placeholder, output]))</code></pre></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><article><h1>Tiling loops</h1><div class="article-style">
+        <h3>Tiling</h3>{}<p>Then the loops are split and reordered.</p>{}
+        <p>Last, the inner loop is vectorized for the machine.</p>{}</div></article></body></html>"#,
+        block("tiling", "tile"),
+        block("splitting", "split"),
+        block("vectorizing", "vectorize")
+    );
+    let doc = page("https://dev.example/posts/tiling-loops/", &html);
+    let hints = Hints {
+        title: Some("Tiling loops".into()),
+        description: Some("tiling the loops schedule create_schedule output op outer inner schedule output tile".into()),
+        ..Hints::default()
+    };
+    let text = article::extract(&doc, &hints).content_text.unwrap();
+    assert!(text.contains("tile_again") && text.contains("vectorize_again"), "{text}");
+}
+
+#[test]
 fn metadata_of_a_real_article_page() {
     // A zyte page with JSON-LD and Open Graph: every field is filled and consistent.
     let pages = common::article_set("zyte");

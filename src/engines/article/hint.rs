@@ -123,19 +123,27 @@ fn densest_container(doc: &Document, scope: NodeId, grams: &HashSet<Vec<String>>
 
 /// The record that holds `node` when it is one of several alike (the posts of a blog's front
 /// page, the items of a news page): the nearest ancestor-or-self with a sibling of the same tag
-/// and class that has text of its own. Readability joins such siblings into one article.
+/// and class that has text of its own, each with a headline. Readability joins such siblings
+/// into one article. Without the headlines, alike siblings are parts of one article (a
+/// tutorial's code blocks, a post's paragraphs in `div`s), not posts.
 pub fn record_of(doc: &Document, node: NodeId) -> Option<NodeId> {
     std::iter::once(node).chain(doc.ancestors(node)).take_while(|&n| doc.tag(n).is_some_and(|t| t != "body")).find(
         |&n| {
             let Some(parent) = doc.parent(n) else { return false };
             let signature = (doc.tag(n), doc.attr(n, "class"));
-            doc.children(parent).iter().any(|&s| {
-                s != n
-                    && (doc.tag(s), doc.attr(s, "class")) == signature
-                    && doc.text(s).chars().count() >= MIN_RECORD_CHARS
-            })
+            holds_headline(doc, n)
+                && doc.children(parent).iter().any(|&s| {
+                    s != n
+                        && (doc.tag(s), doc.attr(s, "class")) == signature
+                        && doc.text(s).chars().count() >= MIN_RECORD_CHARS
+                        && holds_headline(doc, s)
+                })
         },
     )
+}
+
+fn holds_headline(doc: &Document, n: NodeId) -> bool {
+    doc.descendants(n).any(|d| matches!(doc.tag(d), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")))
 }
 
 /// Text a sibling needs to count as another record (not an empty twin).
