@@ -11,7 +11,7 @@
 
 use std::sync::LazyLock;
 
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc};
 use regex::Regex;
 use serde::Serialize;
 use url::Url;
@@ -169,7 +169,29 @@ fn agreed(candidates: &[Candidate]) -> Option<FoundDate> {
             wa.total_cmp(&wb).then(std::cmp::Ordering::Greater)
         })
     })?;
-    own(day).map(|c| FoundDate { date: c.date, source: c.source })
+    let chosen = own(day)?;
+    // A day written without a time that a UTC timestamp supports is that timestamp's local
+    // day: the timestamp gives the instant (a feed reader sorts and shows instants; midnight
+    // UTC of the shown day may be a day away from it).
+    let instant = (chosen.date.time() == NaiveTime::MIN)
+        .then(|| {
+            candidates
+                .iter()
+                .filter(|c| c.day_unsure() && c.date.date_naive() != day && c.supports(day))
+                .max_by(|a, b| a.weight.total_cmp(&b.weight))
+                .and_then(|c| on_day(c.date, day))
+        })
+        .flatten();
+    Some(FoundDate { date: instant.unwrap_or(chosen.date), source: chosen.source })
+}
+
+/// `instant` written in the whole-hour UTC offset nearest to UTC under which it falls on
+/// `day` (the site's own offset is unknown; the instant is what matters).
+fn on_day(instant: DateTime<FixedOffset>, day: NaiveDate) -> Option<DateTime<FixedOffset>> {
+    let seconds = instant.time().num_seconds_from_midnight() as i32;
+    let hours = if instant.date_naive() < day { (86_400 - seconds + 3_599) / 3_600 } else { -(seconds / 3_600 + 1) };
+    let offset = FixedOffset::east_opt(hours * 3_600)?;
+    Some(instant.with_timezone(&offset)).filter(|d| d.date_naive() == day)
 }
 
 /// What the page says about its dates: the page, its metadata, the headline element, and
@@ -883,6 +905,21 @@ mod tests {
 
     fn day(date: Option<DateTime<FixedOffset>>) -> Option<String> {
         date.map(|d| d.format("%Y-%m-%d").to_string())
+    }
+
+    #[test]
+    fn a_utc_instant_is_written_on_the_day_the_site_showed() {
+        let instant = |s: &str| DateTime::parse_from_rfc3339(s).unwrap();
+        let date = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        // East of UTC: 16:00 UTC is midnight in China, the next day.
+        let east = on_day(instant("2015-06-05T16:00:00Z"), date("2015-06-06")).unwrap();
+        assert_eq!((east, east.offset().local_minus_utc()), (instant("2015-06-05T16:00:00Z"), 8 * 3600));
+        assert_eq!(east.date_naive(), date("2015-06-06"));
+        // West of UTC: 02:54 UTC is the evening before in the Americas.
+        let west = on_day(instant("2020-05-02T02:54:29Z"), date("2020-05-01")).unwrap();
+        assert_eq!((west, west.offset().local_minus_utc()), (instant("2020-05-02T02:54:29Z"), -3 * 3600));
+        // More than a day away: no offset makes it so.
+        assert_eq!(on_day(instant("2020-05-02T02:54:29Z"), date("2020-04-29")), None);
     }
 
     #[test]
