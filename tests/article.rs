@@ -207,6 +207,34 @@ fn a_feed_description_picks_its_article_among_several() {
 }
 
 #[test]
+fn a_sign_up_form_s_terms_are_no_article_text() {
+    // A registration box beside the article holds the site's whole terms and privacy policy,
+    // longer than the article: a form that asks for a password or an address is the site's, not
+    // the article's, however much text it holds.
+    let terms: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<p>Clause {i}. We collect the personal information you give us when you register, keep it \
+                 as long as your account is open, share it with the providers who host our service, and \
+                 delete it when you ask us to, as the law of the country we operate from requires.</p>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Hotel franchise agreements are negotiable</title></head><body>
+        <h1>Hotel franchise agreements are negotiable</h1><div class="article">{}</div>
+        <div class="box"><form method="post" action="/register"><p>Register for free</p>
+        <input type="text" name="name"><input type="password" name="password">
+        <div class="el">{terms}</div><input type="submit" value="Register"></form></div></body></html>"#,
+        prose("the franchise", 4)
+    );
+    let doc = page("https://law.example/article/franchise-agreements", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the franchise"), "{text}");
+    assert!(!text.contains("personal information") && !text.contains("Register for free"), "{text}");
+}
+
+#[test]
 fn a_description_that_quotes_one_of_the_article_s_code_blocks_keeps_the_whole_article() {
     // A tutorial that opens on a code block: prose between code blocks, each a box of one
     // class. The feed's description quotes the first block; the blocks are alike siblings, but
@@ -231,7 +259,9 @@ print(lower_the_schedule(schedule, [placeholder, output]))</code></pre></div>"#
     let doc = page("https://dev.example/posts/tiling-loops/", &html);
     let hints = Hints {
         title: Some("Tiling loops".into()),
-        description: Some("tiling the loops schedule create_schedule output op outer inner schedule output tile".into()),
+        description: Some(
+            "tiling the loops schedule create_schedule output op outer inner schedule output tile".into(),
+        ),
         ..Hints::default()
     };
     let text = article::extract(&doc, &hints).content_text.unwrap();

@@ -175,6 +175,19 @@ fn is_legal_notice(words: &[String]) -> bool {
     words.iter().any(|w| LEGAL_STEMS.iter().any(|stem| w.contains(stem)))
 }
 
+/// A form that asks for a password or an e-mail address: a sign-up, log-in or newsletter box,
+/// the site's and never the article's, however long the terms it shows. (A form that wraps
+/// the whole page, as ASP.NET pages do, holds the headline and is not taken for one.)
+fn is_account_form(doc: &Document, n: NodeId) -> bool {
+    doc.tag(n) == Some("form")
+        && doc.descendants(n).any(|d| {
+            doc.tag(d) == Some("input")
+                && doc
+                    .attr(d, "type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("password") || t.eq_ignore_ascii_case("email"))
+        })
+}
+
 /// Hidden from sight, or decorative (`aria-hidden`): not the article's text.
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
     is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
@@ -331,6 +344,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
+            || (title_node.is_some() && !holds_title && is_account_form(doc, id))
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
             || is_expanded_teaser(doc, id);
