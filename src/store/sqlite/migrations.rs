@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/006_renders.sql"),
     include_str!("migrations/007_host_leases.sql"),
     include_str!("migrations/008_notifications.sql"),
+    include_str!("migrations/009_claim_order.sql"),
 ];
 
 /// The schema version this program writes.
