@@ -80,7 +80,9 @@ async fn listen_once(
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {FEEDS}; LISTEN {RULES}")).await?;
+    tokio::time::timeout(PING_TIMEOUT, client.batch_execute(&format!("LISTEN {FEEDS}; LISTEN {RULES}")))
+        .await
+        .map_err(|_| format!("no answer to LISTEN in {PING_TIMEOUT:?}"))??;
     *pause = RETRY_FIRST;
     if events.send(StoreEvent::Listening).is_err() {
         return Ok(());
