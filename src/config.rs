@@ -43,6 +43,12 @@ pub struct Config {
     /// Memory for rendered feeds kept ready to serve: bytes, or a size like `"16MiB"`.
     #[serde(deserialize_with = "byte_size")]
     pub feed_cache_size: u64,
+    /// How long a feed's stamp (its version) read from the store is trusted without reading it
+    /// again: another process's change to a feed is seen this late at most. On PostgreSQL the
+    /// servers are told of changes at once, and this is only how long a change told to nobody
+    /// (the listener reconnecting) could go unseen.
+    #[serde(deserialize_with = "duration")]
+    pub stamp_ttl: Duration,
     pub fetch: FetchSection,
     pub updater: UpdaterSection,
 }
@@ -135,6 +141,7 @@ impl Default for Config {
             require_feed_tokens: false,
             public_url: None,
             feed_cache_size: 8 << 20,
+            stamp_ttl: Duration::from_secs(10),
             fetch: FetchSection::default(),
             updater: UpdaterSection::default(),
         }
@@ -399,6 +406,7 @@ mod tests {
             require_feed_tokens = true
             public_url = "https://feeds.example.org/"
             feed_cache_size = "4MiB"
+            stamp_ttl = "1m"
 
             [fetch]
             allow_private = true
@@ -442,6 +450,7 @@ mod tests {
             (config.public_url.as_deref(), config.feed_cache_size),
             (Some("https://feeds.example.org/"), 4 << 20)
         );
+        assert_eq!((config.stamp_ttl, Config::default().stamp_ttl), (Duration::from_secs(60), Duration::from_secs(10)));
         let u = &config.updater;
         assert_eq!(
             (u.unhealthy_after, u.idle_poll, u.shutdown_grace),

@@ -279,3 +279,169 @@ async fn a_new_url_asked_of_two_servers_at_once_is_fetched_once() {
         site.requests().iter().map(|r| r.header("user-agent").unwrap_or_default().into()).collect();
     assert_eq!(fetches, ["server-a"], "one fetch, by the server that added the source");
 }
+
+/// The configuration of a server for the notification tests: it refreshes nothing of its own
+/// accord (an hour between refreshes, and its idle workers look for due sources once an hour,
+/// unless this server itself wakes them), and it trusts a feed's stamp for an hour, so that
+/// within a test only a notification makes it read a feed's stamp again.
+fn quiet_config(dir: &Path, db: &str, agent: &str) -> PathBuf {
+    let path = dir.join(format!("{agent}-quiet.toml"));
+    let text = format!(
+        r#"listen = "127.0.0.1:0"
+        db = "{db}"
+        admin_token = "cluster-test"
+        first_fetches_per_minute = 0
+        stamp_ttl = "1h"
+        [fetch]
+        allow_private = true
+        user_agent = "{agent}"
+        [updater]
+        default_interval = "1h"
+        min_interval = "1h"
+        max_interval = "1h"
+        idle_poll = "1h"
+        per_host_delay = "50ms"
+        shutdown_grace = "2s"
+        max_article_fetches = 0
+        article_dates = 0
+        train_templates = false
+        "#
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// How long a change may take to show on the other server: far more than it takes (a
+/// notification and a store read), far less than the hour a server trusts a stamp.
+const TOLD_WITHIN: Duration = Duration::from_secs(20);
+
+/// A feed one server refreshed is served changed by the other at once. The reader's server (B)
+/// holds the feed's stamp and its text from a first read; its stamps are good for an hour and
+/// it never fetches the page itself (its workers sleep for an hour, and the page server sees
+/// no request of it), so the only way it can learn of the new item is the store's notification
+/// that the feed changed. Without it, B serves the old feed for the hour.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_feed_refreshed_by_one_server_is_served_changed_by_the_other_at_once() {
+    let items = Arc::new(AtomicUsize::new(3));
+    let page_items = items.clone();
+    let site = TestServer::start(move |request| {
+        let list: String = (1..=page_items.load(Ordering::SeqCst))
+            .map(|i| format!("<li><a href=\"{}/item/{i}\">Item {i}</a></li>", request.path))
+            .collect();
+        Reply::html(format!("<html><body><ul>{list}</ul></body></html>"))
+    });
+    let db = common::postgres::database();
+    let store = Store::open(&db).unwrap();
+    let rule =
+        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
+    store.add_rule(&rule, Utc::now()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (serve(&quiet_config(dir.path(), &db, "server-a")), serve(&quiet_config(dir.path(), &db, "server-b")));
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let page = site.url("/news");
+    let links = |n: usize| -> BTreeSet<String> { (1..=n).map(|i| site.url(&format!("/news/item/{i}"))).collect() };
+
+    // A fetches the new page; B serves it from the store, and keeps its stamp and text.
+    assert_eq!(read_feed(&http, &a.address, &page).await, Some(links(3)));
+    assert_eq!(read_feed(&http, &b.address, &page).await, Some(links(3)));
+    assert_eq!(read_feed(&http, &b.address, &page).await, Some(links(3)), "B again, from what it keeps");
+
+    // The page gets a fourth item, and A refreshes it now: a reader turning full text on makes
+    // the source due and wakes A's workers (B's sleep on).
+    items.store(4, Ordering::SeqCst);
+    let full: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
+    let turned_on = http.get(format!("http://{}/rss?url={full}&full=1", a.address)).send().await.unwrap();
+    assert!(turned_on.status().is_success(), "{}", turned_on.status());
+    let asked = Instant::now();
+    loop {
+        if read_feed(&http, &b.address, &page).await == Some(links(4)) {
+            break;
+        }
+        assert!(asked.elapsed() < TOLD_WITHIN, "B still serves the old feed {TOLD_WITHIN:?} after A's refresh");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!("B served the new item {:?} after A was asked to refresh", asked.elapsed());
+    let agents: Vec<String> =
+        site.requests().iter().map(|r| r.header("user-agent").unwrap_or_default().into()).collect();
+    assert!(agents.iter().all(|agent| agent == "server-a"), "B fetched nothing itself: {agents:?}");
+}
+
+const RULED_PAGE: &str = r#"<html><body><ul>
+    <li><a href="/item/1">Link one</a> <span>Ruled one</span></li>
+    <li><a href="/item/2">Link two</a> <span>Ruled two</span></li>
+    <li><a href="/item/3">Link three</a> <span>Ruled three</span></li>
+    </ul></body></html>"#;
+
+async fn json(response: reqwest::Response) -> serde_json::Value {
+    serde_json::from_slice(&response.bytes().await.unwrap()).unwrap()
+}
+
+/// The item titles of a feed (`None`: not served).
+async fn read_titles(http: &reqwest::Client, address: &str, page: &str) -> Option<BTreeSet<String>> {
+    let encoded: String = url::form_urlencoded::byte_serialize(page.as_bytes()).collect();
+    let response = http.get(format!("http://{address}/rss?url={encoded}")).send().await.ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    let feed = feed_rs::parser::parse(response.bytes().await.ok()?.as_ref()).ok()?;
+    Some(feed.entries.into_iter().filter_map(|e| e.title.map(|t| t.content)).collect())
+}
+
+/// Ask `server` for new pages of `site` (each one a first fetch, extracted by that server's
+/// engines) until one's titles are `wanted` or not, within [`TOLD_WITHIN`]; how long it took.
+async fn until_new_pages(
+    http: &reqwest::Client,
+    server: &str,
+    site: &TestServer,
+    pages: &mut usize,
+    ruled: bool,
+) -> Duration {
+    let wanted: BTreeSet<String> = ["Ruled one", "Ruled two", "Ruled three"].map(String::from).into();
+    let started = Instant::now();
+    loop {
+        *pages += 1;
+        let titles = read_titles(http, server, &site.url(&format!("/page{pages}"))).await;
+        if (titles.as_ref() == Some(&wanted)) == ruled {
+            return started.elapsed();
+        }
+        assert!(started.elapsed() < TOLD_WITHIN, "{server} did not take up the change in {TOLD_WITHIN:?}: {titles:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A rule uploaded to one server is listed by the other and applied by its engines at once;
+/// deleted on the first, it is gone from the other. Each server holds the rules in memory and
+/// loads them again only when told they changed: without the store's notification, B would
+/// apply the rule only after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_uploaded_to_one_server_is_applied_by_the_other_and_deleted_from_it() {
+    let site = TestServer::start(|_| Reply::html(RULED_PAGE));
+    let db = common::postgres::database();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (serve(&quiet_config(dir.path(), &db, "server-a")), serve(&quiet_config(dir.path(), &db, "server-b")));
+    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let admin = |request: reqwest::RequestBuilder| request.bearer_auth("cluster-test");
+    let mut pages = 0;
+    let wanted: BTreeSet<String> = ["Ruled one", "Ruled two", "Ruled three"].map(String::from).into();
+    assert_ne!(read_titles(&http, &b.address, &site.url("/page0")).await, Some(wanted), "no rule yet");
+
+    let rule = format!(
+        r#"<page><name>ruled</name><url>{}/*</url>
+        <subject path="//UL"><item path="LI"><title>SPAN</title><link>A</link></item></subject></page>"#,
+        site.url("")
+    );
+    let uploaded = admin(http.post(format!("http://{}/rules", a.address))).body(rule).send().await.unwrap();
+    assert_eq!(uploaded.status(), 201, "{:?}", uploaded.text().await);
+    let id = json(uploaded).await["id"].as_i64().unwrap();
+    let listed = json(admin(http.get(format!("http://{}/rules", b.address))).send().await.unwrap()).await;
+    assert_eq!(listed[0]["id"].as_i64(), Some(id), "B lists the rule: {listed}");
+    let took = until_new_pages(&http, &b.address, &site, &mut pages, true).await;
+    eprintln!("B applied the rule uploaded to A after {took:?}");
+
+    let deleted = admin(http.delete(format!("http://{}/rules/{id}", a.address))).send().await.unwrap();
+    assert_eq!(deleted.status(), 204);
+    let listed = json(admin(http.get(format!("http://{}/rules", b.address))).send().await.unwrap()).await;
+    assert_eq!(listed, serde_json::json!([]), "B lists no rule");
+    let took = until_new_pages(&http, &b.address, &site, &mut pages, false).await;
+    eprintln!("B stopped applying the rule deleted on A after {took:?}");
+}

@@ -16,7 +16,7 @@ use html2rss::fetch::polite::HostWait;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{
     ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, HostHealth, NewRule, SCHEMA_VERSION, SourceSettings,
-    Store, StoreError, StoredRender, Template,
+    Store, StoreError, StoreEvent, StoredRender, Template,
 };
 use url::Url;
 
@@ -832,4 +832,59 @@ fn host_leases_take_turns_keep_the_quiet_and_run_out() {
         .unwrap();
     assert_eq!(counted, Some(0));
     assert!(first.take("c.example", "one/4", hold).unwrap().is_ok());
+}
+
+/// The next event a store's listener tells, within 5 s.
+fn next_event(events: &mut tokio::sync::mpsc::UnboundedReceiver<StoreEvent>) -> StoreEvent {
+    let asked = std::time::Instant::now();
+    loop {
+        match events.try_recv() {
+            Ok(event) => return event,
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) if asked.elapsed() < Duration::from_secs(5) => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(error) => panic!("no event in 5 s: {error}"),
+        }
+    }
+}
+
+/// A PostgreSQL store tells every listener what any process changed: a source's feed (not a
+/// claim nor a merge that changed nothing), a deleted source, the rules. A listener whose
+/// connection is cut listens again, and says so first (what changed meanwhile was told to
+/// nobody). SQLite has no listeners.
+#[test]
+fn a_postgres_store_tells_its_listeners_what_changed_and_listens_again_when_cut_off() {
+    assert!(Db::sqlite().open().events().is_none(), "one process owns a SQLite file");
+    let db = Db::postgres();
+    let (listener, writer) = (db.open(), db.open());
+    let mut events = listener.events().unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::Listening);
+
+    let (source, _) = writer.add_source(&url("https://a.example/"), &settings(), at(0)).unwrap();
+    let page = extraction(vec![(None, vec![item("One", Some("https://a.example/1"), None)])]);
+    writer.merge(source.id, &page, at(1)).unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::FeedChanged(source.id));
+    // Nothing a reader sees changes here: the next event is the rule's.
+    writer.merge(source.id, &page, at(2)).unwrap();
+    writer.claim_due(at(3_000_000), DueFilter::All, 10, Duration::from_secs(60)).unwrap();
+    let rule = NewRule { name: "r".into(), url_patterns: vec!["https://a.example/*".into()], xml: "<page/>".into() };
+    let added = writer.add_rule(&rule, at(4)).unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::RulesChanged);
+    writer.delete_rule(added.id).unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::RulesChanged);
+    writer.delete_source(source.id).unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::FeedChanged(source.id));
+
+    let db_address = db.location().to_str().unwrap().to_string();
+    let cut: i64 = common::postgres::client(&db_address)
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'html2rss listener'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(cut, 1, "one listener");
+    assert_eq!(next_event(&mut events), StoreEvent::Listening, "listening again");
+    writer.add_rule(&rule, at(5)).unwrap();
+    assert_eq!(next_event(&mut events), StoreEvent::RulesChanged);
 }

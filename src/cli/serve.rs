@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use crate::config::Config;
 use crate::store::Store;
-use crate::updater::{Pool, PoolConfig, RefreshContext};
+use crate::updater::{Pool, PoolConfig, RefreshContext, follow_store};
 use crate::web::{self, AppState, WebSettings};
 
 /// A line for the operator on stderr. Unlike `eprintln!`, a closed stderr (a supervisor gone,
@@ -54,6 +54,10 @@ pub fn run(config: Option<PathBuf>, listen: Option<String>, db: Option<PathBuf>)
         let token = web::admin_token(config.admin_token.as_deref(), &store).context("cannot set up the admin token")?;
         let generated = token.generated.then(|| token.token.clone());
         let ctx = Arc::new(RefreshContext::from_config(&config, store)?);
+        // On a shared store: what the other servers change, told as it happens.
+        if let Some(events) = ctx.store.events() {
+            tokio::spawn(follow_store(ctx.clone(), events));
+        }
         let pool = Pool::start(ctx.clone(), PoolConfig::from_config(&config));
         let state = AppState::new(ctx, Some(pool.status()), WebSettings::from_config(&config), token.token)
             .context("cannot set up the web server")?;

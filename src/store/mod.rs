@@ -19,6 +19,7 @@
 //! whole seconds.
 
 mod catalog;
+mod events;
 mod hosts;
 mod items;
 mod postgres;
@@ -33,6 +34,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 pub use catalog::{NewRule, Rule, RuleId, Template};
+pub use events::StoreEvent;
 pub use hosts::{HostHealth, HostLease, HostLeases};
 pub use items::{
     ArticleCounts, ArticleFields, ArticleUpdate, DateCounts, DateOrigin, DateRead, DateUpdate, MergeReport, StoredFeed,

@@ -25,9 +25,11 @@
 //! store ([`renders`]): readers are served those renders.
 //!
 //! [`pool`] is the loop around it: workers for fresh and for normal sources, per-host
-//! politeness, graceful shutdown.
+//! politeness, graceful shutdown. [`follow`] applies here what other servers on a shared
+//! store change.
 
 pub mod changes;
+pub mod follow;
 pub mod hosts;
 pub mod pool;
 pub mod renders;
@@ -57,6 +59,7 @@ use crate::store::{
 };
 
 pub use changes::FeedChanges;
+pub use follow::follow_store;
 pub use hosts::{HostTurn, Hosts, LeaseCountsSnapshot};
 pub use pool::{Pool, PoolConfig, PoolStatus, WorkerActivity};
 pub use renders::render_stored;

@@ -21,16 +21,15 @@ use crate::feed::Format;
 use crate::store::{FeedStamp, SourceId};
 use crate::updater::FeedChanges;
 
-/// How long a stamp read from the store is trusted without asking again, even when this
-/// process changed nothing: the store may be written by another process too.
-const STAMP_TTL: Duration = Duration::from_secs(10);
 /// Stamps kept at most (they are small); when full, the kept ones are dropped.
 const MAX_STAMPS: usize = 200_000;
 
 /// The stamps of stored feeds by page URL, so that a request for a feed nothing changed needs
 /// no store read at all.
-#[derive(Default)]
 pub struct StampCache {
+    /// How long a stamp is trusted without asking again, even when no change was told: the
+    /// store may be written by another process too (`stamp_ttl`).
+    ttl: Duration,
     stamps: Mutex<HashMap<Url, Known>>,
 }
 
@@ -42,11 +41,15 @@ struct Known {
 }
 
 impl StampCache {
+    pub fn new(ttl: Duration) -> StampCache {
+        StampCache { ttl, stamps: Mutex::default() }
+    }
+
     /// The stamp of `url`'s feed, if the one kept is still good.
     pub fn get(&self, url: &Url, changes: &FeedChanges, now: Instant) -> Option<FeedStamp> {
         let stamps = self.stamps.lock().unwrap_or_else(PoisonError::into_inner);
         let known = stamps.get(url)?;
-        let fresh = now.duration_since(known.read_at) < STAMP_TTL && changes.number(known.stamp.id) <= known.noted;
+        let fresh = now.duration_since(known.read_at) < self.ttl && changes.number(known.stamp.id) <= known.noted;
         fresh.then_some(known.stamp)
     }
 
@@ -176,7 +179,8 @@ mod tests {
 
     #[test]
     fn stamps_are_kept_until_their_source_changes_or_they_age() {
-        let cache = StampCache::default();
+        let ttl = Duration::from_secs(10);
+        let cache = StampCache::new(ttl);
         let changes = FeedChanges::default();
         let url = Url::parse("https://example.org/").unwrap();
         let t0 = Instant::now();
@@ -189,7 +193,7 @@ mod tests {
         changes.touch(SourceId(1));
         assert!(cache.get(&url, &changes, t0).is_none(), "its source changed");
         cache.put(&url, stamp(1, 2), changes.current(), t0);
-        assert!(cache.get(&url, &changes, t0 + STAMP_TTL).is_none(), "too old");
+        assert!(cache.get(&url, &changes, t0 + ttl).is_none(), "too old");
     }
 
     #[test]

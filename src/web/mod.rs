@@ -62,6 +62,8 @@ pub struct WebSettings {
     pub require_feed_tokens: bool,
     pub public_url: Option<Url>,
     pub feed_cache_size: u64,
+    /// How long a feed's stamp read from the store is trusted.
+    pub stamp_ttl: Duration,
     /// The update interval a new source starts with.
     pub default_interval: Duration,
     /// How long a first fetch holds its new source before the updater may take it.
@@ -77,6 +79,7 @@ impl WebSettings {
             require_feed_tokens: config.require_feed_tokens,
             public_url: config.public_url.as_deref().and_then(|u| Url::parse(u).ok()),
             feed_cache_size: config.feed_cache_size,
+            stamp_ttl: config.stamp_ttl,
             default_interval: config.updater.default_interval,
             lease: lease_for(config),
         }
@@ -125,7 +128,7 @@ impl AppState {
         tokio::spawn(ping_store(Arc::downgrade(&health), ctx.store.clone()));
         Ok(AppState {
             cache: cache::FeedCache::new(usize::try_from(settings.feed_cache_size).unwrap_or(usize::MAX)),
-            stamps: cache::StampCache::default(),
+            stamps: cache::StampCache::new(settings.stamp_ttl),
             store_slots: tokio::sync::Semaphore::new(STORE_SLOTS),
             limiter: auth::RateLimiter::new(settings.first_fetches_per_minute),
             logins: auth::RateLimiter::new(LOGINS_PER_MINUTE),

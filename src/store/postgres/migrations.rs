@@ -16,6 +16,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/005_page_feed.sql"),
     include_str!("migrations/006_renders.sql"),
     include_str!("migrations/007_host_leases.sql"),
+    include_str!("migrations/008_notifications.sql"),
+    include_str!("migrations/009_claim_order.sql"),
 ];
 
 pub const MIGRATION_COUNT: usize = MIGRATIONS.len();

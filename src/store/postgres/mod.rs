@@ -11,6 +11,7 @@ mod catalog;
 mod client;
 mod hosts;
 mod items;
+mod listen;
 mod migrations;
 mod renders;
 mod sources;
@@ -67,6 +68,9 @@ impl r2d2::ManageConnection for Manager {
 pub(super) struct Postgres {
     /// The address without its password.
     address: String,
+    /// How to connect, for connections of its own (the listener's); boxed, as it is large and
+    /// seldom used.
+    config: Box<tokio_postgres::Config>,
     /// Both always `Some` until dropped.
     pool: Option<Pool>,
     runtime: Option<tokio::runtime::Runtime>,
@@ -102,8 +106,8 @@ impl Postgres {
             // A connection the server closed is noticed when returned (`is_closed`) and
             // replaced; checking each one out with a query would cost a round trip per call.
             .test_on_check_out(false)
-            .build_unchecked(Manager { config, runtime: runtime.handle().clone() });
-        Ok((Postgres { address: shown, pool: Some(pool), runtime: Some(runtime) }, had))
+            .build_unchecked(Manager { config: config.clone(), runtime: runtime.handle().clone() });
+        Ok((Postgres { address: shown, config: Box::new(config), pool: Some(pool), runtime: Some(runtime) }, had))
     }
 
     pub fn address(&self) -> &str {
@@ -112,6 +116,10 @@ impl Postgres {
 
     fn pool(&self) -> &Pool {
         self.pool.as_ref().expect("the pool lives until the store is dropped")
+    }
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.runtime.as_ref().expect("the runtime lives until the store is dropped")
     }
 
     /// Run `f` on a pooled connection.

@@ -1,0 +1,3 @@
+-- 8: nothing. PostgreSQL's 8 adds the triggers that tell every server on the database what
+-- another one changed; one process owns a SQLite file, and knows what it changed. The versions
+-- stay the same schema on both backends.
