@@ -868,12 +868,16 @@ const IMAGE_BOX_MAX_CHARS: usize = 400;
 /// holds the article is the article (`total`: the main text's characters).
 fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
     let words = class_words(doc, n);
+    let named_caption = words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()));
+    let named_image_box = words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()));
+    if !named_caption && !named_image_box {
+        return false;
+    }
+    // The text is measured only for the few elements so named: this looks at every element.
     let chars = doc.text(n).chars().count();
-    let caption = words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
-        && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
-    let image_box = words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()))
-        && doc.descendants(n).any(|d| doc.is_tag(d, "img"))
-        && chars <= IMAGE_BOX_MAX_CHARS;
+    let caption =
+        named_caption && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
+    let image_box = named_image_box && doc.descendants(n).any(|d| doc.is_tag(d, "img")) && chars <= IMAGE_BOX_MAX_CHARS;
     caption || image_box
 }
 

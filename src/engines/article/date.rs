@@ -16,7 +16,7 @@ use regex::Regex;
 use serde::Serialize;
 use url::Url;
 
-use super::metadata::{Metadata, class_words, is_comment_zone};
+use super::metadata::{Metadata, class_words, is_comment_zone, names_may_hold};
 use crate::dom::{Document, NodeId};
 use crate::engines::timepattern::{self, DateContext, Precision};
 
@@ -272,12 +272,12 @@ fn timestamp_offsets(doc: &Document) -> Vec<FixedOffset> {
     let mut offsets = Vec::new();
     for n in doc.ids() {
         let text = match doc.tag(n) {
-            Some("time") => doc.attr(n, "datetime").map(str::to_string),
-            Some("script") => doc.children(n).iter().filter_map(|&c| doc.text_node(c)).next().map(str::to_string),
+            Some("time") => doc.attr(n, "datetime"),
+            Some("script") => doc.children(n).iter().filter_map(|&c| doc.text_node(c)).next(),
             _ => None,
         };
         let Some(text) = text else { continue };
-        for caps in TIMESTAMP_OFFSET.captures_iter(&text) {
+        for caps in TIMESTAMP_OFFSET.captures_iter(text) {
             offsets.extend(caps.get(1).or_else(|| caps.get(2)).and_then(|m| parse_offset(m.as_str())));
         }
     }
@@ -326,8 +326,11 @@ fn shown_dates(
     lang: Option<&str>,
     fetched: Option<DateTime<FixedOffset>>,
 ) -> Vec<Shown> {
-    let (mut shown, far_time) = time_elements(doc, title_node, lang);
-    shown.extend(datelines(doc, title_node, lang, fetched));
+    let Some(body) = doc.first_tag("body") else { return Vec::new() };
+    let (mut shown, far_time) = time_elements(doc, body, title_node, lang);
+    // The text nodes are listed once for the datelines and the far lines.
+    let texts = shown_texts(doc, body);
+    shown.extend(datelines(doc, &texts, title_node, lang, fetched));
     // Nothing dates the page by its headline: many blog themes put the date at the end of the
     // post ("Posted on June 7, 2020 in News", a `<time>` in the post's footer), past any window
     // a long post leaves. A line that says it is the publication, and the `<time>` nearest the
@@ -340,8 +343,8 @@ fn shown_dates(
         // Themes name the element of a post's date after it (`post-date`, `meta-date`,
         // `article__date`, `postDate`) and place it anywhere: above the headline past the
         // tags and categories, or below the post.
-        shown.extend(date_classed(doc, title_node, lang, fetched));
-        shown.extend(dated_lines_far(doc, title_node, lang, fetched, need));
+        shown.extend(date_classed(doc, body, title_node, lang, fetched));
+        shown.extend(dated_lines_far(doc, &texts, title_node, lang, fetched, need));
     }
     shown
 }
@@ -355,21 +358,27 @@ const UPDATED_CLASSES: &[&str] = &["updated", "modified", "dt-updated", "date-mo
 ///
 /// Also gives the unmarked `<time>` nearest the headline beyond the window, for a page whose
 /// only `<time>` sits at the end of a long post.
-fn time_elements(doc: &Document, title_node: Option<NodeId>, lang: Option<&str>) -> (Vec<Shown>, Option<Candidate>) {
-    let Some(body) = doc.first_tag("body") else { return (Vec::new(), None) };
+fn time_elements(
+    doc: &Document,
+    body: NodeId,
+    title_node: Option<NodeId>,
+    lang: Option<&str>,
+) -> (Vec<Shown>, Option<Candidate>) {
     let mut shown = Vec::new();
     let mut nearest: Option<(u32, Candidate)> = None;
     let mut far: Option<(u32, Candidate)> = None;
     for n in doc.descendants(body) {
         let Some(tag) = doc.tag(n) else { continue };
-        let class = doc.attr(n, "class").unwrap_or_default().to_ascii_lowercase();
-        let classes: Vec<&str> = class.split_ascii_whitespace().collect();
-        let itemprop = doc.attr(n, "itemprop").unwrap_or_default().to_ascii_lowercase();
-        let marked_published = doc.attr(n, "pubdate").is_some()
-            || classes.iter().any(|c| PUBLISHED_CLASSES.contains(c))
-            || itemprop.split_ascii_whitespace().any(|p| p == "datepublished");
-        let marked_updated = classes.iter().any(|c| UPDATED_CLASSES.contains(c))
-            || itemprop.split_ascii_whitespace().any(|p| p == "datemodified");
+        // Compared in place, without a lower-case copy: this runs for every element.
+        let class = doc.attr(n, "class").unwrap_or_default();
+        let has_class = |names: &[&str]| {
+            class.split_ascii_whitespace().any(|c| names.iter().any(|name| c.eq_ignore_ascii_case(name)))
+        };
+        let itemprop = doc.attr(n, "itemprop").unwrap_or_default();
+        let has_itemprop = |name: &str| itemprop.split_ascii_whitespace().any(|p| p.eq_ignore_ascii_case(name));
+        let marked_published =
+            doc.attr(n, "pubdate").is_some() || has_class(PUBLISHED_CLASSES) || has_itemprop("datepublished");
+        let marked_updated = has_class(UPDATED_CLASSES) || has_itemprop("datemodified");
         if tag != "time" && !marked_published && !marked_updated {
             continue;
         }
@@ -499,6 +508,10 @@ const UPDATE_WORDS: &[&str] = &[
 ];
 /// Marks of a copyright line: its year or date is the site's, not the article's.
 const COPYRIGHT_MARKS: &[&str] = &["©", "(c)", "copyright", "版权", "著作権"];
+/// Any of the update words, and of the copyright marks, in one pass over a text.
+static ANY_UPDATE_WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(&any_of(UPDATE_WORDS)).expect("valid regex"));
+static ANY_COPYRIGHT_MARK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&any_of(COPYRIGHT_MARKS)).expect("valid regex"));
 
 /// Datelines near the headline: of the dates in the text nodes around it, the nearest short
 /// one (a dateline), else the nearest byline-length one; one that says "updated" is the
@@ -508,18 +521,20 @@ const COPYRIGHT_MARKS: &[&str] = &["©", "(c)", "copyright", "版权", "著作�
 /// as a date. The time-pattern engine's multilingual DB belongs there.
 fn datelines(
     doc: &Document,
+    texts: &[NodeId],
     title_node: Option<NodeId>,
     lang: Option<&str>,
     fetched: Option<DateTime<FixedOffset>>,
 ) -> Vec<Shown> {
-    let Some(body) = doc.first_tag("body") else { return Vec::new() };
-    let texts = shown_texts(doc, body);
     // Position of the headline among the text nodes.
     let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
     let from = if title_node.is_some() { anchor.saturating_sub(VISIBLE_DATE_BEFORE) } else { 0 };
     let to = (anchor + VISIBLE_DATE_WINDOW).min(texts.len());
     let mut nearby: Vec<(usize, usize)> = (from..to).map(|i| (i.abs_diff(anchor), i)).collect();
     nearby.sort();
+    // The day each nearby text reads as, alone or with its parts: read once, though the byline
+    // pass looks again at the texts the dateline pass looked at.
+    let mut written: Vec<Option<Option<DateTime<FixedOffset>>>> = vec![None; to - from];
     let mut shown = Vec::new();
     for (max, weight) in [(DATELINE_MAX_CHARS, TEXT_DATELINE), (BYLINE_MAX_CHARS, TEXT_BYLINE)] {
         let mut found = [false, false];
@@ -539,7 +554,7 @@ fn datelines(
             if chars > max && !(long_published && published_at.is_some()) {
                 continue;
             }
-            if COPYRIGHT_MARKS.iter().any(|m| lower.contains(m)) {
+            if ANY_COPYRIGHT_MARK.is_match(&lower) {
                 continue;
             }
             // A line that says "published" gives the date after that word, whatever else it
@@ -548,8 +563,10 @@ fn datelines(
             let date = said.or_else(|| {
                 (chars <= max)
                     .then(|| {
-                        read_shown_date(text, lang, fetched).or_else(|| {
-                            is_date_part(text).then(|| split_date(doc, n, title_node, lang, fetched)).flatten()
+                        *written[i - from].get_or_insert_with(|| {
+                            read_shown_date(text, lang, fetched).or_else(|| {
+                                is_date_part(text).then(|| split_date(doc, n, title_node, lang, fetched)).flatten()
+                            })
                         })
                     })
                     .flatten()
@@ -565,7 +582,7 @@ fn datelines(
                 .filter(|l| l.len() <= 40 && !l.chars().any(|c| c.is_ascii_digit()))
                 .unwrap_or_default()
                 .to_lowercase();
-            let modified = said.is_none() && UPDATE_WORDS.iter().any(|w| lower.contains(w) || label.contains(w));
+            let modified = said.is_none() && (ANY_UPDATE_WORD.is_match(&lower) || ANY_UPDATE_WORD.is_match(&label));
             if !found[usize::from(modified)] {
                 found[usize::from(modified)] = true;
                 shown.push(Shown { candidate: Candidate { date, source: DateSource::Text, weight }, modified });
@@ -599,8 +616,21 @@ const PUBLISHED_WORDS: &[&str] = &[
     "投稿日", "公開日", "작성일", "게시일", "등록일", "발행일",
 ];
 
+/// Any of [`PUBLISHED_WORDS`], in one pass over a text: most lines of a page have none, and
+/// looking for each word in turn cost a quarter of the page's dates.
+static ANY_PUBLISHED_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&any_of(PUBLISHED_WORDS)).expect("valid regex"));
+
+/// A regex (source) that matches where any of `words` occurs.
+fn any_of(words: &[&str]) -> String {
+    words.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|")
+}
+
 /// Where the first word that says "published" starts in a lower-case text.
 fn published_word(lower: &str) -> Option<usize> {
+    if !ANY_PUBLISHED_WORD.is_match(lower) {
+        return None;
+    }
     PUBLISHED_WORDS
         .iter()
         .filter_map(|w| {
@@ -691,22 +721,28 @@ fn split_date(
 /// after an update (`date-updated`) is left to the update's own rules.
 const DATE_CLASS_WORDS: &[&str] = &["date", "datetime", "pubdate", "postdate", "dateline", "datum", "fecha"];
 const UPDATE_CLASS_WORDS: &[&str] = &["updated", "update", "modified", "lastmod", "edited"];
+/// Any of [`DATE_CLASS_WORDS`] in a class or id as written, whatever its case.
+static ANY_DATE_CLASS_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("(?i){}", any_of(DATE_CLASS_WORDS))).expect("valid regex"));
 
 /// The element named after a date nearest the headline, whose own short text reads as a day,
 /// anywhere in the page but the parts that date other pages.
 fn date_classed(
     doc: &Document,
+    body: NodeId,
     title_node: Option<NodeId>,
     lang: Option<&str>,
     fetched: Option<DateTime<FixedOffset>>,
 ) -> Option<Shown> {
-    let body = doc.first_tag("body")?;
     let mut nearest: Option<(u32, Candidate)> = None;
     for n in doc.descendants(body).filter(|&n| doc.is_element(n)) {
         let distance = title_node.map_or(n.0, |t| t.0.abs_diff(n.0));
         if nearest.is_some_and(|(d, _)| d <= distance)
             || title_node.is_some_and(|t| doc.contains(n, t) || doc.contains(t, n))
         {
+            continue;
+        }
+        if !names_may_hold(doc, n, &ANY_DATE_CLASS_WORD) {
             continue;
         }
         let words = class_words(doc, n);
@@ -720,7 +756,7 @@ fn date_classed(
             continue;
         }
         let text = doc.text(n);
-        if text.chars().count() > BYLINE_MAX_CHARS || COPYRIGHT_MARKS.iter().any(|m| text.to_lowercase().contains(m)) {
+        if text.chars().count() > BYLINE_MAX_CHARS || ANY_COPYRIGHT_MARK.is_match(&text.to_lowercase()) {
             continue;
         }
         let Some(date) = read_shown_date(&text, lang, fetched) else { continue };
@@ -739,14 +775,13 @@ fn date_classed(
 /// (a paragraph that says "update" is news). `need` says which of the two are wanted.
 fn dated_lines_far(
     doc: &Document,
+    texts: &[NodeId],
     title_node: Option<NodeId>,
     lang: Option<&str>,
     fetched: Option<DateTime<FixedOffset>>,
     mut need: [bool; 2],
 ) -> Vec<Shown> {
     let mut shown = Vec::new();
-    let Some(body) = doc.first_tag("body") else { return shown };
-    let texts = shown_texts(doc, body);
     let anchor = title_node.map_or(0, |t| texts.partition_point(|&n| n < t));
     for (i, &n) in texts.iter().enumerate().skip(anchor) {
         if need == [false, false] {
@@ -762,8 +797,8 @@ fn dated_lines_far(
         }
         let lower = text.to_lowercase();
         let published = published_word(&lower).is_some();
-        let updated = !published && chars <= BYLINE_MAX_CHARS && UPDATE_WORDS.iter().any(|w| lower.contains(w));
-        if !(published && need[0] || updated && need[1]) || COPYRIGHT_MARKS.iter().any(|m| lower.contains(m)) {
+        let updated = !published && chars <= BYLINE_MAX_CHARS && ANY_UPDATE_WORD.is_match(&lower);
+        if !(published && need[0] || updated && need[1]) || ANY_COPYRIGHT_MARK.is_match(&lower) {
             continue;
         }
         let own = if published {
@@ -828,7 +863,9 @@ fn read_shown_date(
 /// relative and year-less dates need the fetch time, which a page read later does not have.
 pub fn read_visible_date(text: &str, lang: Option<&str>) -> Option<DateTime<FixedOffset>> {
     let text = text.trim();
-    if text.is_empty() || text.len() > 200 {
+    // Only a date with its year is not relative, and the time patterns read years in digits
+    // only: a text without a digit (most of a page's) is not read.
+    if text.is_empty() || text.len() > 200 || !text.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
     let mut context = DateContext::new(Utc::now().fixed_offset());

@@ -1,6 +1,9 @@
 //! What an article page says about itself: meta tags (Open Graph, Dublin Core, Parse.ly,
 //! Sailthru, microdata), JSON-LD, and the headline element that matches them.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_json::Value;
 use url::Url;
 
@@ -429,11 +432,22 @@ fn byline_author(doc: &Document) -> Option<String> {
         }
     }
     doc.descendants(body)
-        .filter(|&n| doc.is_element(n))
+        .filter(|&n| doc.is_element(n) && names_may_hold(doc, n, &BYLINE_NAMES))
         .filter(|&n| class_words(doc, n).iter().any(|w| matches!(w.as_str(), "byline" | "author")))
         .filter(|&n| !is_comment_zone(doc, n))
         .map(|n| doc.text(n))
         .find(|t| is_person_name(t) && t.split_whitespace().count() <= 8)
+}
+
+/// The class words of a byline, as [`names_may_hold`] looks for them.
+static BYLINE_NAMES: LazyLock<Regex> = LazyLock::new(|| Regex::new("(?i)byline|author").expect("valid regex"));
+
+/// Whether an element's `class` or `id`, as written, matches `names` (a case-insensitive regex
+/// of class words): a look that spares splitting the names of the many elements named after
+/// something else. A class word is a run of the letters of a name, so a name without the run
+/// has no such word.
+pub fn names_may_hold(doc: &Document, node: NodeId, names: &Regex) -> bool {
+    ["class", "id"].iter().any(|a| doc.attr(node, a).is_some_and(|v| names.is_match(v)))
 }
 
 /// The words of an element's `class` and `id`, lower-case, split at non-letters and at
