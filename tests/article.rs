@@ -207,6 +207,23 @@ fn a_feed_description_picks_its_article_among_several() {
 }
 
 #[test]
+fn a_line_labelled_as_an_advertisement_is_no_article_text() {
+    // A sponsored link at the end of the body, in a paragraph like the article's own, said to
+    // be an ad only by its label: the label the law and the ad networks ask for.
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed</title></head><body><article><h1>Bridge vote delayed</h1>
+        {}<p class="x"><span>Sponsored: </span><a href="https://ads.example/click?id=1">Continuous delivery
+        conference in London this spring, register now</a></p>
+        <p>Anzeige <a href="https://ads.example/click?id=2">Günstige Kredite vergleichen</a></p></article></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the bridge"), "{text}");
+    assert!(!text.contains("Continuous delivery") && !text.contains("Kredite"), "{text}");
+}
+
+#[test]
 fn a_sign_up_form_s_terms_are_no_article_text() {
     // A registration box beside the article holds the site's whole terms and privacy policy,
     // longer than the article: a form that asks for a password or an address is the site's, not

@@ -188,6 +188,38 @@ fn is_account_form(doc: &Document, n: NodeId) -> bool {
         })
 }
 
+/// The labels that disclosure rules and ad networks put on an ad, in the languages of the
+/// time patterns' most common sites (lower case).
+const AD_LABELS: &[&str] = &[
+    "sponsored",
+    "advertisement",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "publicidad",
+    "pubblicità",
+    "reklama",
+    "广告",
+    "広告",
+];
+/// Most text outside links that an ad line holds besides its label (a separator, "by").
+const AD_LINE_EXTRA_CHARS: usize = 4;
+
+/// A line that is an ad by its label: a paragraph or item with no block inside, that says
+/// "Sponsored:" (or "Advertisement", "Anzeige"…) and is otherwise a link.
+fn is_labelled_ad(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "li")) || doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block)) {
+        return false;
+    }
+    let prose = stats.prose(doc, n) as usize;
+    // No label with its extra is longer than 20 characters: most blocks stop here, unread.
+    if stats.link_chars(doc, n) == 0 || prose > 20 {
+        return false;
+    }
+    let text = doc.text(n).trim().to_lowercase();
+    AD_LABELS.iter().any(|label| text.starts_with(label) && prose <= label.chars().count() + AD_LINE_EXTRA_CHARS)
+}
+
 /// Hidden from sight, or decorative (`aria-hidden`): not the article's text.
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
     is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
@@ -345,6 +377,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
             || (title_node.is_some() && !holds_title && is_account_form(doc, id))
+            || is_labelled_ad(doc, id, &stats)
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
             || is_expanded_teaser(doc, id);
