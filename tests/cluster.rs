@@ -41,7 +41,20 @@ const ALONE: Duration = Duration::from_secs(30);
 const RULE: &str = r#"<page><name>cluster pages</name><url>http://127.0.0.*</url>
     <subject path="//UL"><item path="LI"><title>A</title></item></subject></page>"#;
 
-/// A running `html2rss serve`, killed if the test ends without stopping it.
+/// The store on `db`, with the rule that reads the page servers' lists.
+fn store_with_rule(db: &str) -> Store {
+    let store = Store::open(db).unwrap();
+    let rule =
+        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
+    store.add_rule(&rule, Utc::now()).unwrap();
+    store
+}
+
+/// A client for the servers under test.
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap()
+}
+
 /// Write the configuration of a server on `db` whose fetcher says it is `agent` (so that the
 /// page servers know who asked).
 fn config(dir: &Path, db: &str, agent: &str) -> PathBuf {
@@ -125,11 +138,8 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     let killed_requests = Arc::new(AtomicUsize::new(0));
     let sites = page_servers("server-a", killed_requests.clone());
     let db = common::postgres::database();
-    let store = Store::open(&db).unwrap();
+    let store = store_with_rule(&db);
     let now = Utc::now();
-    let rule =
-        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
-    store.add_rule(&rule, now).unwrap();
     let pages: Vec<String> =
         sites.iter().flat_map(|site| (0..SOURCES_PER_HOST).map(move |s| site.url(&format!("/s{s}")))).collect();
     let settings = SourceSettings { rule: None, full_text: false, update_interval: INTERVAL };
@@ -151,7 +161,7 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
     let stored = store.sources().unwrap();
     assert_eq!(stored.len(), HOSTS * SOURCES_PER_HOST);
     // Readers read every feed, half from each server.
-    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let http = client();
     let mut served = BTreeSet::new();
     for (n, page) in pages.iter().enumerate() {
         let address = if n % 2 == 0 { &first.address } else { &second.address };
@@ -260,13 +270,10 @@ async fn a_new_url_asked_of_two_servers_at_once_is_fetched_once() {
         Reply::html(format!("<html><body><ul>{items}</ul></body></html>"))
     });
     let db = common::postgres::database();
-    let store = Store::open(&db).unwrap();
-    let rule =
-        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
-    store.add_rule(&rule, Utc::now()).unwrap();
+    let store = store_with_rule(&db);
     let dir = tempfile::tempdir().unwrap();
     let servers = [serve(&config(dir.path(), &db, "server-a")), serve(&config(dir.path(), &db, "server-b"))];
-    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let http = client();
     let page = site.url("/news");
     let (first, second) = tokio::join!(read_feed(&http, &servers[0].address, &page), async {
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -331,13 +338,10 @@ async fn a_feed_refreshed_by_one_server_is_served_changed_by_the_other_at_once()
         Reply::html(format!("<html><body><ul>{list}</ul></body></html>"))
     });
     let db = common::postgres::database();
-    let store = Store::open(&db).unwrap();
-    let rule =
-        NewRule { name: "cluster pages".into(), url_patterns: vec!["http://127.0.0.*".into()], xml: RULE.into() };
-    store.add_rule(&rule, Utc::now()).unwrap();
+    let store = store_with_rule(&db);
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (serve(&quiet_config(dir.path(), &db, "server-a")), serve(&quiet_config(dir.path(), &db, "server-b")));
-    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let http = client();
     let page = site.url("/news");
     let links = |n: usize| -> BTreeSet<String> { (1..=n).map(|i| site.url(&format!("/news/item/{i}"))).collect() };
 
@@ -419,7 +423,7 @@ async fn a_rule_uploaded_to_one_server_is_applied_by_the_other_and_deleted_from_
     let db = common::postgres::database();
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (serve(&quiet_config(dir.path(), &db, "server-a")), serve(&quiet_config(dir.path(), &db, "server-b")));
-    let http = reqwest::Client::builder().no_proxy().timeout(Duration::from_secs(10)).build().unwrap();
+    let http = client();
     let admin = |request: reqwest::RequestBuilder| request.bearer_auth("cluster-test");
     let mut pages = 0;
     let wanted: BTreeSet<String> = ["Ruled one", "Ruled two", "Ruled three"].map(String::from).into();
