@@ -270,7 +270,7 @@ async fn a_new_url_asked_of_two_servers_at_once_is_fetched_once() {
         Reply::html(format!("<html><body><ul>{items}</ul></body></html>"))
     });
     let db = common::postgres::database();
-    let store = store_with_rule(&db);
+    store_with_rule(&db);
     let dir = tempfile::tempdir().unwrap();
     let servers = [serve(&config(dir.path(), &db, "server-a")), serve(&config(dir.path(), &db, "server-b"))];
     let http = client();
@@ -338,7 +338,7 @@ async fn a_feed_refreshed_by_one_server_is_served_changed_by_the_other_at_once()
         Reply::html(format!("<html><body><ul>{list}</ul></body></html>"))
     });
     let db = common::postgres::database();
-    let store = store_with_rule(&db);
+    store_with_rule(&db);
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (serve(&quiet_config(dir.path(), &db, "server-a")), serve(&quiet_config(dir.path(), &db, "server-b")));
     let http = client();
