@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use common::binary::{kill_mid_request, read_feed, serve};
+use common::binary::{assert_none_lost, kill_mid_request, read_feed, serve};
 use common::http::{Reply, Span, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -207,14 +207,7 @@ async fn two_servers_share_politeness_and_a_killed_one_loses_its_sources_to_the_
         .find_map(|line| line.strip_prefix("html2rss_host_leases_total{result=\"taken\"} "))
         .and_then(|n| n.parse::<u64>().ok());
     assert!(taken.is_some_and(|n| n >= pages.len() as u64), "host leases taken: {taken:?}");
-    let lost: Vec<&String> = served.difference(&after).collect();
-    assert!(
-        lost.is_empty(),
-        "{} of {} served items lost, e.g. {:?}",
-        lost.len(),
-        served.len(),
-        &lost[..lost.len().min(5)]
-    );
+    assert_none_lost(&served, &after);
     drop(second);
 
     // What the hosts saw, from both servers and across the kill. A source is on one host, so

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
-use common::binary::{kill_mid_request, read_feed, serve};
+use common::binary::{assert_none_lost, kill_mid_request, read_feed, serve};
 use common::http::{Reply, TestServer};
 use html2rss::store::{NewRule, SourceSettings, Store};
 use url::Url;
@@ -103,14 +103,7 @@ async fn kill_9_during_busy_refreshes_loses_nothing_served_and_corrupts_nothing(
     for page in &pages {
         after.extend(read_feed(&http, &address, page).await.expect("every feed is served after the restart"));
     }
-    let lost: Vec<&String> = served.difference(&after).collect();
-    assert!(
-        lost.is_empty(),
-        "{} of {} served items lost, e.g. {:?}",
-        lost.len(),
-        served.len(),
-        &lost[..lost.len().min(5)]
-    );
+    assert_none_lost(&served, &after);
 
     // SIGTERM: a graceful stop.
     let stopped = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().unwrap();

@@ -21,6 +21,18 @@ impl Drop for Served {
     }
 }
 
+/// Every item a reader was served (`served`) is still in the feeds read later (`after`).
+pub fn assert_none_lost(served: &BTreeSet<String>, after: &BTreeSet<String>) {
+    let lost: Vec<&String> = served.difference(after).collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} served items lost, e.g. {:?}",
+        lost.len(),
+        served.len(),
+        &lost[..lost.len().min(5)]
+    );
+}
+
 /// Start the binary with a configuration; the address is read from its stderr.
 pub fn serve(config: &Path) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_html2rss"))
