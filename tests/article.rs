@@ -871,3 +871,30 @@ fn a_hidden_whole_text_that_a_teaser_opens_is_kept() {
     assert_eq!(text.matches("weighed the").count(), 4, "the teaser is left out: {text}");
     assert!(!text.contains("Sign up"), "{text}");
 }
+
+#[test]
+fn a_short_post_s_longer_comments_are_no_article_text() {
+    // A one-paragraph post followed by comments each longer than the post, in boxes whose
+    // class joins the word into one (`commentbody`, as Movable Type and many old blog engines
+    // write it): the comments are a comment section however long, the post is the text.
+    let comment = |who: &str| {
+        format!(
+            r#"<div class="commentbody by-{who}"><div id="c-{who}">{}</div>
+            <p class="posted">Posted by: {who} at November 13, 2012 6:31 AM</p></div>"#,
+            prose(&format!("what {who} thought"), 2)
+        )
+    };
+    let comments: String = ["matt", "ryan", "jan", "ken"].into_iter().map(comment).collect();
+    let html = format!(
+        r#"<html><head><title>Free online cryptography course</title></head><body>
+        <div class="indivbody"><h1>My weblog</h1><h3>Free online cryptography course</h3>
+        <p>A university is offering a free online cryptography course: six weeks, five to seven
+        hours of coursework per week, with written homework and optional programming labs.</p>
+        <p class="posted">Posted on November 13, 2012 at 6:15 AM</p></div>
+        <div class="commentform"><h2>Comments</h2></div>{comments}</body></html>"#
+    );
+    let doc = page("https://blog.example/archives/2012/11/free_online_course.html", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("five to seven hours of coursework"), "{text}");
+    assert!(!text.contains("what matt thought") && !text.contains("what ryan thought"), "{text}");
+}

@@ -475,13 +475,20 @@ pub fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
 }
 
 /// Words that mark a page's comment section.
-const COMMENT_WORDS: &[&str] = &["comment", "comments", "commentlist", "disqus", "respond", "replies", "reply"];
+const COMMENT_WORDS: &[&str] = &["disqus", "respond", "replies", "reply"];
+
+/// Whether a class or id word names comments: one of [`COMMENT_WORDS`], or a word holding
+/// "comment", since many templates join it to another word (`commentbody`, `commentlist`,
+/// `postcomments`, `fbcomments`); an opinion column's `commentary` is the article.
+fn names_comments(word: &str) -> bool {
+    COMMENT_WORDS.contains(&word) || (word.contains("comment") && !word.starts_with("commentar"))
+}
 
 /// Whether a node is inside a comment section (by class/id, or comment microdata).
 pub fn is_comment_zone(doc: &Document, node: NodeId) -> bool {
     std::iter::once(node).chain(doc.ancestors(node)).filter(|&n| doc.is_element(n)).any(|n| {
         doc.attr(n, "itemtype").is_some_and(|t| t.contains("Comment"))
-            || class_words(doc, n).iter().any(|w| COMMENT_WORDS.contains(&w.as_str()))
+            || class_words(doc, n).iter().any(|w| names_comments(w))
     })
 }
 
