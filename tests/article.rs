@@ -898,3 +898,27 @@ fn a_short_post_s_longer_comments_are_no_article_text() {
     assert!(text.contains("five to seven hours of coursework"), "{text}");
     assert!(!text.contains("what matt thought") && !text.contains("what ryan thought"), "{text}");
 }
+
+#[test]
+fn comments_opened_by_a_comments_heading_are_no_article_text() {
+    // Classic blog themes (WordPress's Kubrick and the many themes made from it) write the
+    // comments after the post as siblings of it, opened by a heading whose id names them:
+    // `<h2 id="comments">`, then the comments (or "No comments yet."), then the form. The
+    // heading opens a section that runs to the end of its parent.
+    let html = format!(
+        r#"<html><head><title>Broken arrows</title></head><body><div id="content">
+        <div class="post"><h3 class="storytitle"><a href="/?p=1">Broken arrows</a></h3>
+        <div class="storycontent">{}</div></div>
+        <h2 id="comments">2 Comments</h2>
+        <p>Lovely song, I have had it on repeat since the morning and my neighbours know it by heart now.</p>
+        <p>Thanks for sharing this one, it reminds me of the summer we drove down the coast with the windows open.</p>
+        <h2 id="respond">Leave a comment</h2>
+        <form action="/wp-comments-post.php" method="post"><p><label>Name</label><input name="author"></p>
+        <p><textarea name="comment"></textarea></p></form></div></body></html>"#,
+        prose("the song", 2)
+    );
+    let doc = page("https://blog.example/?p=1", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 2 about the song"), "{text}");
+    assert!(!text.contains("on repeat") && !text.contains("windows open"), "{text}");
+}

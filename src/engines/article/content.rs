@@ -5,7 +5,7 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{class_words, is_comment_zone, title_key};
+use super::metadata::{class_words, is_comment_heading, is_comment_zone, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::sanitize::sanitize_html;
 
@@ -341,6 +341,8 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
     let main_text = main_text_block(doc, scope, &stats);
     let mut marks = vec![Mark::Keep; doc.len()];
+    // The parent of a heading that opened a comment section: its later children are comments.
+    let mut comments_in: Option<NodeId> = None;
     let mut n = scope.0 + 1;
     let end = doc.node(scope).end.0;
     while n < end {
@@ -358,8 +360,16 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         // A box of teaser cards after the main text is another story's furniture ("Recent
         // Posts"); one before it may be the page's own list of stories above a footer's prose.
         let after_text = || main_text.is_some_and(|m| id.0 >= doc.node(m).end.0);
+        let parent = doc.parent(id);
+        // Not a heading inside the main text: generators derive a heading's id from its words
+        // (`<h2 id="comments">` of a post about code comments).
+        if is_comment_heading(doc, id) && !holds_title && !main_text.is_some_and(|m| doc.contains(m, id)) {
+            comments_in = parent;
+        }
+        let in_comments = comments_in.is_some() && parent == comments_in && !holds_title && !holds_text;
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
+            || in_comments
             || (small()
                 && (FURNITURE_TAGS.contains(&tag)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))

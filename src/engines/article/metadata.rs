@@ -484,6 +484,23 @@ fn names_comments(word: &str) -> bool {
     COMMENT_WORDS.contains(&word) || (word.contains("comment") && !word.starts_with("commentar"))
 }
 
+/// A heading that opens a comment section by its class or id (`<h2 id="comments">`,
+/// `<h3 id="reply-title">`): classic blog themes write the comments after it as its siblings.
+/// A name of more than [`COMMENT_NAME_WORDS`] words is a generator's id made of the heading's
+/// own words (`final-comment-period-rfcs`), not a theme's name for the section.
+pub fn is_comment_heading(doc: &Document, node: NodeId) -> bool {
+    let is_heading = doc.tag(node).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    is_heading
+        && ["id", "class"].into_iter().filter_map(|a| doc.attr(node, a)).flat_map(str::split_whitespace).any(|name| {
+            let words: Vec<String> =
+                name.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+            words.len() <= COMMENT_NAME_WORDS && words.iter().any(|w| names_comments(w))
+        })
+}
+
+/// Words in a theme's name for a comment section's heading, at most (`comment-reply-title`).
+const COMMENT_NAME_WORDS: usize = 3;
+
 /// Whether a node is inside a comment section (by class/id, or comment microdata).
 pub fn is_comment_zone(doc: &Document, node: NodeId) -> bool {
     std::iter::once(node).chain(doc.ancestors(node)).filter(|&n| doc.is_element(n)).any(|n| {
