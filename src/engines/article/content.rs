@@ -376,7 +376,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
                     || (tag == "table" && is_month_grid(doc, id))
-                    || (matches!(tag, "ul" | "ol") && is_teaser_list(doc, id, &stats))
+                    || (matches!(tag, "ul" | "ol")
+                        && (is_teaser_list(doc, id, &stats) || is_dated_link_list(doc, id)))
+                    || titles_dated_link_list(doc, id)
                     || (matches!(tag, "div" | "section" | "aside")
                         && after_text()
                         && is_teaser_list(doc, id, &stats))
@@ -848,6 +850,41 @@ fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
                     && links_away(d)
             })
         })
+}
+
+/// A list whose every item is links to other pages and a date, nothing else ("Last 5 posts by
+/// Jane Doe": `<a>Story</a> - March 21st, 2017`): a blog plugin's or widget's list of other
+/// posts. An article's own lists hold points and steps; a dated list of sources has more
+/// than a link and a date to each item.
+fn is_dated_link_list(doc: &Document, list: NodeId) -> bool {
+    let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_tag(c, "li")).collect();
+    items.len() >= TEASER_LIST_MIN_ITEMS
+        && items.iter().all(|&item| {
+            let links_away = doc
+                .descendants(item)
+                .any(|a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some_and(|h| !h.trim_start().starts_with('#')));
+            let outside_links: String = doc
+                .descendants(item)
+                .filter(|&n| !doc.ancestors(n).take_while(|&a| a != item).any(|a| doc.is_tag(a, "a")))
+                .filter_map(|n| doc.text_node(n))
+                .collect();
+            let rest = outside_links.trim_matches(|c: char| c.is_whitespace() || "-–—|·,()".contains(c));
+            links_away
+                && rest.chars().count() <= DATELINE_MAX_CHARS
+                && super::date::read_visible_date(rest, None).is_some()
+        })
+}
+
+/// The heading of a list of dated links to other posts (its previous sibling, "Last 5 posts
+/// by Jane Doe"), which goes with the list.
+fn titles_dated_link_list(doc: &Document, heading: NodeId) -> bool {
+    if !matches!(doc.tag(heading), Some("h2" | "h3" | "h4" | "h5" | "h6")) {
+        return false;
+    }
+    let Some(parent) = doc.parent(heading) else { return false };
+    let siblings = doc.children(parent);
+    let next = siblings.iter().skip_while(|&&c| c != heading).skip(1).find(|&&c| doc.is_element(c));
+    next.is_some_and(|&list| matches!(doc.tag(list), Some("ul" | "ol")) && is_dated_link_list(doc, list))
 }
 
 /// Longest block that is taken for a dateline.
