@@ -943,3 +943,23 @@ fn a_list_of_the_author_s_dated_posts_after_the_text_is_no_article_text() {
     assert!(text.contains("Paragraph 3 about the fighting") && text.contains("the third point"), "{text}");
     assert!(!text.contains("Another story number") && !text.contains("Last 5 posts"), "{text}");
 }
+
+#[test]
+fn a_sign_up_box_s_heading_and_pitch_go_with_its_form() {
+    // A newsletter box inside the article's column: a heading and a line of pitch above a form
+    // that asks for an e-mail address. The form is the site's, and so is what says what it is.
+    let html = format!(
+        r#"<html><head><title>Refugee deal honoured</title></head><body><div class="article">
+        <h1>Refugee deal honoured</h1>{}
+        <div class="box"><div class="inner"><h2>Email Newsletter Sign-up</h2>
+        <p class="sub-label">Custom-curated news highlights, delivered weekday mornings.</p>
+        <form action="/api/signup" method="post"><label>Email address</label>
+        <input type="email" name="email"><input type="submit" value="Sign up"></form></div></div>
+        </div></body></html>"#,
+        prose("the refugee deal", 4)
+    );
+    let doc = page("https://news.example/nation-world/refugee-deal-honoured/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the refugee deal"), "{text}");
+    assert!(!text.contains("Newsletter Sign-up") && !text.contains("weekday mornings"), "{text}");
+}

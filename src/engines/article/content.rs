@@ -188,6 +188,32 @@ fn is_account_form(doc: &Document, n: NodeId) -> bool {
         })
 }
 
+/// Most text outside links that a sign-up box holds besides its form: a heading and a line of
+/// pitch ("Email Newsletter Sign-up. Custom-curated news highlights, delivered weekday
+/// mornings."), not a paragraph of the article.
+const ACCOUNT_BOX_EXTRA_CHARS: u32 = 150;
+
+/// A box around an account form ([`is_account_form`]; `forms`: all of them, in page order)
+/// that says little besides: its heading and pitch go with the form.
+fn is_account_box(doc: &Document, n: NodeId, forms: &[NodeId], stats: &TextStats) -> bool {
+    let end = doc.node(n).end.0;
+    let inside = &forms[forms.partition_point(|f| f.0 < n.0)..forms.partition_point(|f| f.0 < end)];
+    if inside.is_empty() {
+        return false;
+    }
+    // The forms' own text, counting a form inside another once.
+    let mut forms_text = 0;
+    let mut covered = 0;
+    for &form in inside {
+        if form.0 >= covered {
+            forms_text += stats.prose(doc, form);
+            covered = doc.node(form).end.0;
+        }
+    }
+    matches!(doc.tag(n), Some("div" | "section" | "aside"))
+        && stats.prose(doc, n) - forms_text <= ACCOUNT_BOX_EXTRA_CHARS
+}
+
 /// The labels that disclosure rules and ad networks put on an ad, in the languages of the
 /// time patterns' most common sites (lower case).
 const AD_LABELS: &[&str] = &[
@@ -341,6 +367,8 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
     let main_text = main_text_block(doc, scope, &stats);
     let mut marks = vec![Mark::Keep; doc.len()];
+    let account_forms: Vec<NodeId> =
+        (scope.0..doc.node(scope).end.0).map(NodeId).filter(|&n| is_account_form(doc, n)).collect();
     // The parent of a heading that opened a comment section: its later children are comments.
     let mut comments_in: Option<NodeId> = None;
     let mut n = scope.0 + 1;
@@ -388,7 +416,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
-            || (title_node.is_some() && !holds_title && is_account_form(doc, id))
+            || (title_node.is_some()
+                && !holds_title
+                && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
             || is_labelled_ad(doc, id, &stats)
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
