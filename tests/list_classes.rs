@@ -325,3 +325,31 @@ fn a_card_s_unlinked_heading_names_its_read_more_or_thumbnail_link() {
     let page = format!("<html><body>{HEADER}<main>{thumbnails}</main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&undated));
 }
+
+/// WordPress's classic themes (Twenty Ten to Twelve and the many made from them) link the date
+/// to the post with the time of day as the link's tooltip: `<a title="4:02 pm"><time
+/// datetime="…">November 20, 2023</time></a>`. A tooltip that is only a time gives no day:
+/// each post keeps the day its `<time>` shows, not the day the page was read.
+#[test]
+fn a_time_of_day_tooltip_does_not_replace_the_day_it_links() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="post"><h2 class="entry-title"><a href="{path}" rel="bookmark">{title}</a></h2>
+                <p>A summary of the post, a sentence or two long, about {title}.</p>
+                <footer class="entry-meta">Posted on <a href="{path}" title="4:02 pm" rel="bookmark"><time
+                class="entry-date" datetime="{day}T16:02:00+00:00">{}</time></a> by Maria</footer></article>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+
+    // Twenty Ten: the date is a span inside the link.
+    let spans = page
+        .replace("<time\n                class=\"entry-date\"", "<span class=\"entry-date\"")
+        .replace("</time>", "</span>");
+    assert_eq!(items(&spans), expected(&POSTS));
+}

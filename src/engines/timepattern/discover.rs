@@ -407,7 +407,10 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
         // A title that merely mentions a date is not a date attribute.
         (purity(&value, &m) >= 0.5).then_some((attr, value, m))
     })?;
-    let parsed = db.resolve(&m, context)?;
+    // A date completed from the time of reading (a time of day alone, `title="4:02 pm"` on
+    // WordPress's permalinks) names no day: the element's own text and the dates inside it
+    // (a `<time datetime>`) are read instead.
+    let parsed = db.resolve(&m, context).filter(|p| !p.relative)?;
     let tag = doc.tag(id).unwrap_or_default();
     // The date as the page shows it decides the group; the attribute gives the value.
     let shown = collapse_whitespace(&doc.text(id));
