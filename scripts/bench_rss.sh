@@ -11,8 +11,9 @@
 #   all: requests spread over every stored feed (mostly a stored render read from the store);
 #   and, as the baseline of the same run, /healthz (the HTTP stack alone): the feed scenarios
 #   are reported as a ratio of its requests/s.
-# Reports requests/s, p50/p99 latency, the server's resident memory (now and peak), and the
-# machine's load average before and after, since other work on the machine skews the figures.
+# Reports requests/s, p50/p99 latency, the server's resident memory (now and peak; its own and
+# the mapped file pages), and the machine's load average before and after, since other work on
+# the machine skews the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,7 +67,10 @@ for _ in $(seq 100); do
 done
 [ -n "$address" ] || { cat "$work/server.log"; exit 1; }
 
-memory() { awk '/^VmRSS|^VmHWM/ {printf "%s %d MiB  ", $1, $2 / 1024}' "/proc/$server/status"; }
+# RssAnon is the server's own memory; RssFile the pages of files it maps, the SQLite file's
+# among them (SQLite reads it memory-mapped): the OS's page cache, counted once for each
+# connection that touched a page, which holds them whether or not they are mapped.
+memory() { awk '/^VmRSS|^VmHWM|^RssAnon|^RssFile/ {printf "%s %d MiB  ", $1, $2 / 1024}' "/proc/$server/status"; }
 echo "server pid $server on $address; idle: $(memory)"
 
 run() {

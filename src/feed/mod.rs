@@ -124,8 +124,9 @@ impl FeedTemplate {
                 std::borrow::Cow::Owned(quoted[1..quoted.len() - 1].to_string())
             }
         };
-        let gaps = self.text.matches('\0').count();
-        let mut out = String::with_capacity(self.text.len() + gaps * link.len());
+        // One pass over the text (counting the gaps first was a second): room for two links
+        // (Atom has two gaps, RSS and JSON Feed one); a template with more grows the string.
+        let mut out = String::with_capacity(self.text.len() + 2 * link.len());
         for (i, part) in self.text.split('\0').enumerate() {
             if i > 0 {
                 out.push_str(&link);

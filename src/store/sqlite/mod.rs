@@ -37,6 +37,22 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Idle connections kept for reuse; more may be open at once, the rest are closed after use.
 const POOL_SIZE: usize = 8;
 
+/// How much of the file each connection reads through memory-mapped I/O instead of read(2).
+/// A `/rss` request that misses the feed cache reads one stored render (~8 KB: a few pages
+/// and the index pages above them) from anywhere in the file. Through read(2) the kernel copies
+/// each page into the connection's page cache; mapped, SQLite reads it where it is, in the OS's
+/// page cache (on a 10,000-feed file, 370 MB: 5.5–6.6 µs a read against 8.3–9.7 µs, three
+/// rounds each). The size only reserves address space (8 pooled connections: 8 GiB of the
+/// 128 TiB a 64-bit process has; where a map fails, SQLite reads as before): the memory is the
+/// OS's page cache, which holds those pages either way, and shows in the server's resident
+/// size as file pages (`RssFile`, counted once for each connection that touched them). 1 GiB
+/// covers a file of nearly 30,000 such feeds; beyond it, the rest is read with read(2) as before.
+/// Writes still go through write(2), and in WAL mode a page newer than the file is read from
+/// the log, so readers and writers see what they did. The cost: an I/O error on a mapped page
+/// (a failing disk, the file truncated under the server) stops the process (SIGBUS) instead of
+/// failing the call.
+const MMAP_SIZE: i64 = 1 << 30;
+
 /// A SQLite file and its pool of connections.
 pub(super) struct Sqlite {
     path: PathBuf,
@@ -111,6 +127,7 @@ fn connect(path: &Path) -> Result<Connection> {
         // 1 MiB of page cache per connection (SQLite's default is 2 MiB): the pool holds up to
         // POOL_SIZE connections, the OS caches the file anyway, and the server must stay small.
         conn.pragma_update(None, "cache_size", -1024)?;
+        conn.pragma_update(None, "mmap_size", MMAP_SIZE)?;
         conn.set_prepared_statement_cache_capacity(64);
         Ok(conn)
     };
