@@ -353,3 +353,40 @@ fn a_time_of_day_tooltip_does_not_replace_the_day_it_links() {
         .replace("</time>", "</span>");
     assert_eq!(items(&spans), expected(&POSTS));
 }
+
+/// Archives that write each post's day and month in elements of their own before its link,
+/// the year once above the group (Jekyll's Chirpy: `<span class="day">12</span><span
+/// class="month">Mar</span><a>…</a>`, and the calendar badges of many themes): the day and
+/// month together are the date, completed by the group's year.
+#[test]
+fn a_day_and_month_in_elements_of_their_own_before_the_link_date_the_post() {
+    let mut by_year: Vec<(String, Vec<(&str, &str, &str)>)> = Vec::new();
+    for post in POSTS {
+        let year = post.2[..4].to_string();
+        match by_year.last_mut() {
+            Some((y, posts)) if *y == year => posts.push(post),
+            _ => by_year.push((year, vec![post])),
+        }
+    }
+    let archive: String = by_year
+        .iter()
+        .map(|(year, posts)| {
+            let items: String = posts
+                .iter()
+                .map(|(title, path, day)| {
+                    let date = chrono::NaiveDate::parse_from_str(day, "%F").unwrap();
+                    format!(
+                        r#"<li><span class="date day">{}</span><span class="date month">{}</span><a href="{path}">{title}</a></li>"#,
+                        date.format("%d"),
+                        date.format("%b")
+                    )
+                })
+                .collect();
+            format!(r#"<time class="year">{year}</time><ul>{items}</ul>"#)
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Archives</h1><div id=\"archives\">{archive}</div></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+}

@@ -121,9 +121,12 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
                     i = node.end.0;
                     continue;
                 }
-            } else if let Some(found) = split_date(doc, db, context, id) {
+            } else if let Some((mut found, read_to)) = split_date(doc, db, context, id) {
+                if let Some(year) = year_context {
+                    found.set_missing_year(year, db, context);
+                }
                 nodes.push(found);
-                i = node.end.0;
+                i = read_to;
                 continue;
             }
         } else if let Some(text) = doc.text_node(id) {
@@ -449,18 +452,26 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
     })
 }
 
-/// A small element whose text holds a longer date than any of its text nodes alone.
-fn split_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: NodeId) -> Option<TimeNode> {
-    let node = doc.node(id);
-    if node.end.0 - id.0 > SPLIT_DATE_NODES || doc.descendants(id).any(|n| doc.is_tag(n, "a")) {
+/// A small element whose text holds a longer date than any of its text nodes alone; or, in an
+/// element with a link, the children before the link (an archive's `<li><span>12</span>
+/// <span>Mar</span><a>…</a></li>`: the date opens the record, the link is its title). With the
+/// end of what was read (the link and what follows it are read on).
+fn split_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: NodeId) -> Option<(TimeNode, u32)> {
+    let link_inside = |n: NodeId| doc.descendants(n).any(|d| doc.is_tag(d, "a"));
+    let end = match doc.children(id).iter().find(|&&c| doc.is_tag(c, "a") || link_inside(c)) {
+        Some(&link) => link.0,
+        None if link_inside(id) => return None,
+        None => doc.node(id).end.0,
+    };
+    if end - id.0 > SPLIT_DATE_NODES {
         return None;
     }
     let texts: Vec<&str> =
-        doc.descendants(id).filter_map(|n| doc.text_node(n)).filter(|t| !t.trim().is_empty()).collect();
+        (id.0 + 1..end).filter_map(|n| doc.text_node(NodeId(n))).filter(|t| !t.trim().is_empty()).collect();
     if texts.len() < 2 {
         return None;
     }
-    let text = doc.text(id);
+    let text = collapse_whitespace(&texts.join(" "));
     if text.chars().count() > SPLIT_DATE_CHARS {
         return None;
     }
@@ -469,7 +480,7 @@ fn split_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: Nod
     if best_alone.is_some_and(|alone| alone >= combined.end - combined.start) {
         return None;
     }
-    visible_date(db, context, id, doc, text, TimeSource::Element)
+    Some((visible_date(db, context, id, doc, text, TimeSource::Element)?, end))
 }
 
 /// Group time nodes by pattern and settle the day/month order of each group's numeric dates:
