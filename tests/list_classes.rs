@@ -390,3 +390,26 @@ fn a_day_and_month_in_elements_of_their_own_before_the_link_date_the_post() {
     );
     assert_eq!(items(&page), expected(&POSTS));
 }
+
+/// Card grids built with utility classes (Hugo's Blowfish, many Tailwind, Next.js and Webflow
+/// sites) make the whole card one link, and the title a plain `<div>` (styled bold, no heading,
+/// no `title` class) above the meta line and the summary. The title is the card's block that
+/// the link's address names (its slug's words), not the whole card's text.
+#[test]
+fn a_card_that_is_one_link_is_titled_by_the_block_its_address_names() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<a class="article" href="{path}"><div class="thumbnail" style="background-image:url({path}cover.jpg)"></div>
+                <div><div class="items-center text-xl"><div class="font-bold text-xl">{title}</div></div>
+                <div class="meta"><span>{}</span><span>&middot;</span><span>1240 words</span><span>&middot;</span><span>6 mins</span></div>
+                <div class="summary">A short summary of the post that runs for a sentence.</div></div></a>"#,
+                long_date(day)
+            )
+        })
+        .collect();
+    let page =
+        format!("<html><body>{HEADER}<main><h1>Posts</h1><section>{cards}</section></main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}

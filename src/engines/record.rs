@@ -64,10 +64,59 @@ fn overlaid_heading(doc: &Document, link: NodeId) -> Option<NodeId> {
     })
 }
 
+/// Most nodes of a link read as a card: a card is a title, a meta line and a summary; a link
+/// around more is a broken page's, and is not searched (each block is compared with the rest).
+const CARD_MAX_NODES: u32 = 200;
+
+/// Block elements whose text, inside a link, is one part of a card.
+const CARD_BLOCKS: &[&str] = &["div", "p", "header", "section", "figcaption", "strong"];
+
+/// The title of a link that wraps a whole card made of plain blocks (utility-class themes: a
+/// bold `<div>` for the title, then the meta line and the summary; no heading, no `title`
+/// class): of the blocks of text without blocks in it, when the link holds two or more, the
+/// one that shares the most words with the link's slug (`/posts/why-we-moved-to-bazel/`): at
+/// least two, or half of the slug's. A kicker, an author or a date line may come first; the address names the post.
+/// Without a slug of words (`/p/123`, a non-Latin slug) the link's text stays the title.
+fn slug_block_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
+    if doc.node(link).end.0 - link.0 > CARD_MAX_NODES {
+        return None;
+    }
+    let href = doc.attr(link, "href")?;
+    let path = href.split(['?', '#']).next().unwrap_or_default();
+    let slug = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    let slug = percent_encoding::percent_decode_str(slug).decode_utf8_lossy().to_lowercase();
+    let slug_words: Vec<&str> = slug.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 2).collect();
+    let is_block = |n: NodeId| doc.tag(n).is_some_and(|t| CARD_BLOCKS.contains(&t));
+    let leaves: Vec<NodeId> = doc
+        .descendants(link)
+        .filter(|&n| is_block(n) && doc.has_text(n) && !doc.descendants(n).any(|d| is_block(d) && doc.has_text(d)))
+        .collect();
+    if leaves.len() < 2 {
+        return None;
+    }
+    let shared = |n: NodeId| {
+        let text = doc.text(n).to_lowercase();
+        let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+        slug_words.iter().filter(|w| words.contains(w)).count()
+    };
+    // The first of the best, so that a summary repeating the title's words does not win.
+    let (best, score) =
+        leaves.iter().map(|&n| (n, shared(n))).fold((leaves[0], 0), |a, b| if b.1 > a.1 { b } else { a });
+    (score >= SLUG_MIN_SHARED_WORDS || 2 * score >= slug_words.len().max(1) && score > 0).then_some(best)
+}
+
+/// Words a card's title block shares with the link's slug that name it whatever the slug's
+/// length; one word of a long slug may be chance ("the"), one of a two-word slug is half of it.
+const SLUG_MIN_SHARED_WORDS: usize = 2;
+
 /// The element that shows a headline link's title: its heading when the link wraps a whole
-/// item or is an empty overlay over the item's card, else the link itself.
+/// item or is an empty overlay over the item's card, the block of a card made of plain blocks
+/// that its slug names, else the link itself.
 pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
-    heading_inside(doc, link).or_else(|| overlaid_heading(doc, link)).unwrap_or(link)
+    heading_inside(doc, link)
+        .or_else(|| overlaid_heading(doc, link))
+        .or_else(|| slug_block_inside(doc, link))
+        .unwrap_or(link)
 }
 
 /// The headline's text: its heading when the link wraps a whole item (or is an empty overlay
