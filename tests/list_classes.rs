@@ -26,7 +26,10 @@ fn expected(posts: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
     posts.iter().map(|(t, p, d)| (t.to_string(), p.to_string(), d.to_string())).collect()
 }
 
-const POSTS: [(&str, &str, &str); 5] = [
+/// (title, path, day) of a post.
+type Post = (&'static str, &'static str, &'static str);
+
+const POSTS: [Post; 5] = [
     ("Writing a parser by hand", "/posts/hand-parser/", "2024-05-20"),
     ("Why the borrow checker said no", "/posts/borrow-checker/", "2024-04-02"),
     ("Notes from a week without a phone", "/posts/no-phone/", "2024-03-15"),
@@ -360,7 +363,8 @@ fn a_time_of_day_tooltip_does_not_replace_the_day_it_links() {
 /// month together are the date, completed by the group's year.
 #[test]
 fn a_day_and_month_in_elements_of_their_own_before_the_link_date_the_post() {
-    let mut by_year: Vec<(String, Vec<(&str, &str, &str)>)> = Vec::new();
+    // (year, its posts), newest first.
+    let mut by_year: Vec<(String, Vec<Post>)> = Vec::new();
     for post in POSTS {
         let year = post.2[..4].to_string();
         match by_year.last_mut() {
