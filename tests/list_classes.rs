@@ -417,3 +417,38 @@ fn a_card_that_is_one_link_is_titled_by_the_block_its_address_names() {
         format!("<html><body>{HEADER}<main><h1>Posts</h1><section>{cards}</section></main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&POSTS));
 }
+
+/// Blogger's layouts (and day-grouped news and forum pages) head each day's posts with the
+/// day, once, and give each post only its time of day ("Posted by Maria at 9:40 PM"). A time
+/// of day under a day heading is on that day, not on the day the page was read.
+#[test]
+fn a_time_of_day_under_a_day_heading_is_on_that_day() {
+    let days = [
+        ("Tuesday, March 12, 2024", ["9:40 PM", "6:40 PM", "3:40 PM"], "2024-03-12"),
+        ("Monday, March 4, 2024", ["1:40 PM", "10:40 AM", "7:40 AM"], "2024-03-04"),
+    ];
+    let mut posts: Vec<(String, String, String)> = Vec::new();
+    let groups: String = days
+        .iter()
+        .map(|(heading, times, day)| {
+            let records: String = times
+                .iter()
+                .map(|time| {
+                    let n = posts.len();
+                    let (title, path) = (format!("Garden diary entry number {n}"), format!("/2024/03/entry-{n}.html"));
+                    let record = format!(
+                        r#"<div class="post-outer"><h3 class="post-title"><a href="{path}">{title}</a></h3>
+                        <div class="post-body">A short paragraph about the day in the garden.</div>
+                        <div class="post-footer">Posted by Maria at <a class="timestamp-link" href="{path}" title="permanent link">{time}</a>
+                        <a href="{path}#comment-form">2 comments:</a></div></div>"#
+                    );
+                    posts.push((title, path, day.to_string()));
+                    record
+                })
+                .collect();
+            format!(r#"<div class="date-outer"><h2 class="date-header"><span>{heading}</span></h2><div class="date-posts">{records}</div></div>"#)
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<div class=\"blog-posts\">{groups}</div>{FOOTER}</body></html>");
+    assert_eq!(items(&page), posts);
+}

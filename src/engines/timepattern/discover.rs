@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, FixedOffset};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use serde::Serialize;
 
 use super::dates::{DateContext, Precision};
@@ -105,6 +105,8 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
     let mut nodes = Vec::new();
     let end = doc.len() as u32;
     let mut year_context: Option<i32> = None;
+    // The day of the last day heading: the day of the times of day shown under it.
+    let mut day_context: Option<NaiveDate> = None;
     let mut i = 0u32;
     while i < end {
         let id = NodeId(i);
@@ -135,6 +137,12 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
             } else if let Some(mut found) = text_date(db, context, id, doc, text) {
                 if let Some(year) = year_context {
                     found.set_missing_year(year, db, context);
+                }
+                if let Some(day) = day_context {
+                    found.set_missing_day(day, db, context);
+                }
+                if is_day_heading(doc, id, &found) {
+                    day_context = Some(found.date.date_naive());
                 }
                 nodes.push(found);
             }
@@ -310,7 +318,42 @@ fn year_heading(doc: &Document, id: NodeId, text: &str) -> Option<i32> {
     (1900..2100).contains(&year).then_some(year)
 }
 
+/// Levels from a date's text up to the heading it heads a day's posts with (`<h2
+/// class="date-header"><span>Tuesday, March 12, 2024</span></h2>`).
+const DAY_HEADING_LEVELS: usize = 2;
+
+/// A date of a whole day (no time of day) that is a heading's whole text: the day of the
+/// posts under it, which may show only their time of day.
+fn is_day_heading(doc: &Document, id: NodeId, found: &TimeNode) -> bool {
+    found.precision == Precision::Day
+        && found.purity >= 0.9
+        && doc.ancestors(id).take(DAY_HEADING_LEVELS).any(|a| {
+            doc.tag(a).is_some_and(|t| matches!(t, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+                && collapse_whitespace(&doc.text(a)) == found.text
+        })
+}
+
 impl TimeNode {
+    /// Give a time of day shown alone ("9:40 PM") the day of the day heading it is under.
+    fn set_missing_day(&mut self, day: NaiveDate, db: &TimePatternDb, context: &DateContext) {
+        let mut changed = false;
+        for m in &mut self.readings {
+            let f = &mut m.fields;
+            let time_only = f.hour.is_some() && f.year.is_none() && f.year2.is_none() && f.month.is_none();
+            if time_only && f.day.is_none() && f.day_offset.is_none() && f.count.is_none() && !f.now {
+                (f.year, f.month, f.day) = (Some(day.year()), Some(day.month()), Some(day.day()));
+                changed = true;
+            }
+        }
+        if !changed || self.from_attribute {
+            return;
+        }
+        if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
+            self.date = parsed.date;
+            self.precision = parsed.precision;
+        }
+    }
+
     /// The part of the node's text that is the date ("May 20, 2024" of "May 20, 2024 - Title").
     pub fn date_text(&self) -> &str {
         self.readings.first().and_then(|m| self.text.get(m.start..m.end)).unwrap_or(&self.text)
