@@ -452,3 +452,48 @@ fn a_time_of_day_under_a_day_heading_is_on_that_day() {
     let page = format!("<html><body>{HEADER}<div class=\"blog-posts\">{groups}</div>{FOOTER}</body></html>");
     assert_eq!(items(&page), posts);
 }
+
+/// An undated homepage lists the posts and, in the same kind of list further down, other
+/// sites: the author's projects on a code host, a blogroll of friends (`友情链接`). The posts
+/// are the site's own pages; a section of the list whose every link leaves the site is links
+/// elsewhere, not more posts.
+#[test]
+fn a_section_of_links_to_other_sites_is_not_more_of_the_site_s_posts() {
+    let undated: Vec<Post> = POSTS.iter().map(|&(t, p, _)| (t, p, "")).collect();
+    let posts: String =
+        POSTS.iter().map(|(title, path, _)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+    let projects: String = [
+        ("tinydb", "a tiny key value store written in Rust for fun"),
+        ("dotfiles", "my configuration files for zsh, vim and tmux"),
+        ("lispy", "a small Lisp interpreter in Python, with tests"),
+        ("weather-cli", "the weather in the terminal, from a free API"),
+    ]
+    .iter()
+    .map(|(name, about)| format!(r#"<li><a href="https://github.com/someone/{name}">{name}</a> - {about}</li>"#))
+    .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><section><h2>Recent posts</h2><ul>{posts}</ul></section>
+        <section><h2>Projects</h2><ul>{projects}</ul></section></main>{FOOTER}</body></html>"#
+    );
+    assert_eq!(items(&page), expected(&undated));
+
+    let cards = |items: &[(String, String)]| -> String {
+        items
+            .iter()
+            .map(|(title, href)| {
+                format!(r#"<div class="item"><a class="title" href="{href}">{title}</a><div class="desc">A line about it.</div></div>"#)
+            })
+            .collect()
+    };
+    let own: Vec<(String, String)> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string())).collect();
+    let friends: Vec<(String, String)> = ["alice.dev", "bob.blog", "carol.io", "dave.net", "eve.org", "frank.me"]
+        .iter()
+        .map(|host| (format!("The blog of {host}"), format!("https://{host}/")))
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><h1>Blog</h1>{}<h2>Friends</h2><div class="friends">{}</div></main>{FOOTER}</body></html>"#,
+        cards(&own),
+        cards(&friends)
+    );
+    assert_eq!(items(&page), expected(&undated));
+}

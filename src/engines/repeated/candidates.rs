@@ -663,6 +663,44 @@ pub fn join_sections(
     }
 }
 
+/// Sections of a list whose every headline leaves the page's site, when another section's lead
+/// to the site's own pages: a site's posts are its own pages, and a section of the same kind
+/// of record that only links elsewhere is a blogroll or the author's projects on a code host.
+/// (A list whose every section links elsewhere, a link aggregator's, stays whole.)
+pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Candidate) {
+    if candidate.containers.len() < 2 {
+        return;
+    }
+    let site = doc.url.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
+    let on_site = |url: &Url| {
+        let host = url.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
+        match (&site, host) {
+            (Some(site), Some(host)) => {
+                host == *site || host.ends_with(&format!(".{site}")) || site.ends_with(&format!(".{host}"))
+            }
+            _ => true,
+        }
+    };
+    // (on-site headlines, headlines) of each container's records.
+    let counts: Vec<(NodeId, usize, usize)> = candidate
+        .containers
+        .iter()
+        .map(|&c| {
+            let urls =
+                candidate.records.iter().filter(|r| r.container == c).filter_map(|r| r.headline.map(|h| &links[h].url));
+            let (own, all) = urls.fold((0, 0), |(own, all), u| (own + usize::from(on_site(u)), all + 1));
+            (c, own, all)
+        })
+        .collect();
+    if !counts.iter().any(|&(_, own, _)| own > 0) {
+        return;
+    }
+    let elsewhere: Vec<NodeId> =
+        counts.iter().filter(|&&(_, own, all)| all > 0 && own == 0).map(|&(c, _, _)| c).collect();
+    candidate.containers.retain(|c| !elsewhere.contains(c));
+    candidate.records.retain(|r| !elsewhere.contains(&r.container));
+}
+
 /// Records of the list's kind next to it: a featured first post in a wrapper of its own. In
 /// the list's region (the parent of the containers' common ancestor), an
 /// element of the records' tag and class words (a kind the classes name: plain `<li>`s are too
