@@ -497,3 +497,24 @@ fn a_section_of_links_to_other_sites_is_not_more_of_the_site_s_posts() {
     );
     assert_eq!(items(&page), expected(&undated));
 }
+
+/// Changelogs and release pages head each release with its version and its date ("3.4.0 -
+/// 2024-05-20"): a version is one number of three parts, not a German day and month (`3.4.`)
+/// with a digit after it, and the release is titled by its version and dated by its date.
+#[test]
+fn a_version_number_is_not_a_date() {
+    let releases = [("3.4.0", "2024-05-20"), ("3.3.1", "2024-04-02"), ("3.3.0", "2024-03-15"), ("3.2.2", "2023-12-01")];
+    let sections: String = releases
+        .iter()
+        .map(|(version, day)| {
+            format!(
+                r#"<h2 id="v{version}"><a href="https://code.example/acme/p/releases/v{version}">{version}</a> - {day}</h2>
+                <h3>Fixed</h3><ul><li>Panic on empty input.</li><li>Off-by-one in spans.</li></ul>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main><h1>Changelog</h1>{sections}</main>{FOOTER}</body></html>");
+    let found: Vec<(String, String)> = items(&page).into_iter().map(|(title, _, day)| (title, day)).collect();
+    let want: Vec<(String, String)> = releases.iter().map(|(v, d)| (v.to_string(), d.to_string())).collect();
+    assert_eq!(found, want);
+}

@@ -255,7 +255,10 @@ fn is_generic(text: &str) -> bool {
         return true;
     }
     let core = lower.trim_matches(|c: char| !c.is_alphanumeric());
-    if core.chars().count() <= 1 || core.chars().all(|c| !c.is_alphabetic()) {
+    // A version ("3.4.0", "2.1") names a release: changelogs and release pages link them.
+    let version =
+        core.split('.').count() >= 2 && core.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    if core.chars().count() <= 1 || (core.chars().all(|c| !c.is_alphabetic()) && !version) {
         // Empty, a page number, "»", "#".
         return true;
     }

@@ -871,7 +871,10 @@ fn bounded(text: &str, start: usize, end: usize) -> bool {
     let mut following = text[end..].chars();
     let joined_after = matches!((following.next(), following.next()), (Some('-' | '/' | ':'), Some(d)) if d.is_ascii_digit())
         && last.is_some_and(|c| c.is_ascii_digit());
-    !touches(before, first) && !touches(last, after) && !joined_before && !joined_after
+    // A day and month that end in their separator (`3.4.`, German style) go on into a version
+    // number when a digit follows at once (`3.4.0`, `v2.10.1`).
+    let version = matches!(last, Some('.' | '-' | '/')) && after.is_some_and(|c| c.is_ascii_digit());
+    !touches(before, first) && !touches(last, after) && !joined_before && !joined_after && !version
 }
 
 fn next_char(text: &str, at: usize) -> usize {
