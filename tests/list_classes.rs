@@ -518,3 +518,24 @@ fn a_version_number_is_not_a_date() {
     let want: Vec<(String, String)> = releases.iter().map(|(v, d)| (v.to_string(), d.to_string())).collect();
     assert_eq!(found, want);
 }
+
+/// A code forge's releases page links each release at `/releases/tag/v2.14.0`: a tag of the
+/// repository named by its version, not a blog's tag page, so the releases are the items.
+#[test]
+fn a_release_s_tag_link_is_its_headline() {
+    let releases =
+        [("v2.14.0", "2024-05-20"), ("v2.13.2", "2024-04-02"), ("v2.13.1", "2024-03-15"), ("v2.13.0", "2023-12-01")];
+    let articles: String = releases
+        .iter()
+        .map(|(version, day)| {
+            format!(
+                r#"<article class="release"><h2><a href="/acme/kit/releases/tag/{version}">{version}</a></h2>
+                <time datetime="{day}">{day}</time><p>Bug fixes and improvements.</p></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{articles}</main>{FOOTER}</body></html>");
+    let expected: Vec<(String, String, String)> =
+        releases.iter().map(|(v, d)| (v.to_string(), format!("/acme/kit/releases/tag/{v}"), d.to_string())).collect();
+    assert_eq!(items(&page), expected);
+}

@@ -256,9 +256,7 @@ fn is_generic(text: &str) -> bool {
     }
     let core = lower.trim_matches(|c: char| !c.is_alphanumeric());
     // A version ("3.4.0", "2.1") names a release: changelogs and release pages link them.
-    let version =
-        core.split('.').count() >= 2 && core.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    if core.chars().count() <= 1 || (core.chars().all(|c| !c.is_alphabetic()) && !version) {
+    if core.chars().count() <= 1 || (core.chars().all(|c| !c.is_alphabetic()) && !is_version(core)) {
         // Empty, a page number, "»", "#".
         return true;
     }
@@ -292,7 +290,11 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
     // authors are a few words; a slug of four or more words is a post filed under one
     // (`/topics/retail/google-survey-finds-retailers-struggle`).
     let slug = segments.last().is_some_and(|s| s.split(['-', '_']).filter(|w| !w.is_empty()).count() >= 4);
+    // A code forge's release (`/releases/tag/v2.14.0`, `/-/tags/1.2`) is named by its version;
+    // a blog's tags are words.
+    let release = segments.last().is_some_and(|s| is_version(s.trim_start_matches('v')));
     if !slug
+        && !release
         && segments.iter().enumerate().any(|(i, s)| TAXONOMY_SEGMENTS.contains(&s.as_str()) && segments.len() - i <= 3)
     {
         return true;
@@ -302,6 +304,11 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
         return true;
     }
     url.query_pairs().any(|(k, _)| matches!(k.as_ref(), "tag" | "cat" | "category" | "author"))
+}
+
+/// A version number: two or more dotted numbers ("3.4.0", "2.1").
+fn is_version(text: &str) -> bool {
+    text.split('.').count() >= 2 && text.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
