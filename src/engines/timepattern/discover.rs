@@ -8,7 +8,7 @@ use chrono::{DateTime, Datelike, FixedOffset, NaiveDate};
 use serde::Serialize;
 
 use super::dates::{DateContext, Precision};
-use super::db::{Order, RawMatch, TimePatternDb};
+use super::db::{Fields, Order, RawMatch, TimePatternDb};
 use crate::dom::{Address, Document, NodeId, collapse_whitespace};
 
 /// Text longer than this is prose that mentions a date, not a date line.
@@ -334,26 +334,6 @@ fn is_day_heading(doc: &Document, id: NodeId, found: &TimeNode) -> bool {
 }
 
 impl TimeNode {
-    /// Give a time of day shown alone ("9:40 PM") the day of the day heading it is under.
-    fn set_missing_day(&mut self, day: NaiveDate, db: &TimePatternDb, context: &DateContext) {
-        let mut changed = false;
-        for m in &mut self.readings {
-            let f = &mut m.fields;
-            let time_only = f.hour.is_some() && f.year.is_none() && f.year2.is_none() && f.month.is_none();
-            if time_only && f.day.is_none() && f.day_offset.is_none() && f.count.is_none() && !f.now {
-                (f.year, f.month, f.day) = (Some(day.year()), Some(day.month()), Some(day.day()));
-                changed = true;
-            }
-        }
-        if !changed || self.from_attribute {
-            return;
-        }
-        if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
-            self.date = parsed.date;
-            self.precision = parsed.precision;
-        }
-    }
-
     /// The part of the node's text that is the date ("May 20, 2024" of "May 20, 2024 - Title").
     pub fn date_text(&self) -> &str {
         self.readings.first().and_then(|m| self.text.get(m.start..m.end)).unwrap_or(&self.text)
@@ -361,13 +341,33 @@ impl TimeNode {
 
     /// Give a date shown without its year ("09-02") the year of the archive section it is in.
     fn set_missing_year(&mut self, year: i32, db: &TimePatternDb, context: &DateContext) {
+        self.complete(db, context, |f| {
+            let missing = f.year.is_none() && f.year2.is_none() && f.month.is_some() && f.day.is_some();
+            if missing {
+                f.year = Some(year);
+            }
+            missing
+        });
+    }
+
+    /// Give a time of day shown alone ("9:40 PM") the day of the day heading it is under.
+    fn set_missing_day(&mut self, day: NaiveDate, db: &TimePatternDb, context: &DateContext) {
+        self.complete(db, context, |f| {
+            let time_only = f.hour.is_some() && f.year.is_none() && f.year2.is_none() && f.month.is_none();
+            let missing = time_only && f.day.is_none() && f.day_offset.is_none() && f.count.is_none() && !f.now;
+            if missing {
+                (f.year, f.month, f.day) = (Some(day.year()), Some(day.month()), Some(day.day()));
+            }
+            missing
+        });
+    }
+
+    /// Fill in what `fill` completes in each reading's fields, and read the date again unless
+    /// an attribute gave it.
+    fn complete(&mut self, db: &TimePatternDb, context: &DateContext, mut fill: impl FnMut(&mut Fields) -> bool) {
         let mut changed = false;
         for m in &mut self.readings {
-            let f = &mut m.fields;
-            if f.year.is_none() && f.year2.is_none() && f.month.is_some() && f.day.is_some() {
-                f.year = Some(year);
-                changed = true;
-            }
+            changed |= fill(&mut m.fields);
         }
         if !changed || self.from_attribute {
             return;
