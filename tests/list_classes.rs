@@ -539,3 +539,23 @@ fn a_release_s_tag_link_is_its_headline() {
         releases.iter().map(|(v, d)| (v.to_string(), format!("/acme/kit/releases/tag/{v}"), d.to_string())).collect();
     assert_eq!(items(&page), expected);
 }
+
+/// News lists write each story's `<time datetime>` with a visible text whose format varies
+/// (one story without its time of day, "21 Nov 2026" among "25 Nov 2026, 16:40"). The odd one
+/// out falls in a group of its own, but its machine-readable date is still the story's.
+#[test]
+fn a_machine_readable_date_of_an_odd_format_still_dates_its_record() {
+    let stories: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(i, (title, path, day))| {
+            let shown = if i == 3 { long_date(day) } else { format!("{}, 16:40", long_date(day)) };
+            format!(
+                r#"<article class="story"><h3><a href="{path}">{title}</a></h3>
+                <time datetime="{day}T16:40:00Z">{shown}</time></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{stories}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}

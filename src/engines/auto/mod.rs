@@ -390,6 +390,13 @@ fn records_extraction(
         if let Some(node) = of_usual_kind().find(|n| n.role != DateRole::Modified).or_else(|| of_usual_kind().next()) {
             return Some((node.date, Some(node.clone())));
         }
+        // A record whose date shows in another format than the others' ("21 Nov 2026" among
+        // "25 Nov 2026, 16:40") still has its machine-readable one (`<time datetime>`).
+        if usual.is_some() {
+            if let Some(node) = shown.iter().find(|n| n.attribute.is_some() && n.role != DateRole::Modified) {
+                return Some((node.date, Some(node.clone())));
+            }
+        }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))
     };
     let mut page = Page::new(doc.url.clone(), doc.title(), doc.encoding.name());
