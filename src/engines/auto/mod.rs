@@ -392,10 +392,9 @@ fn records_extraction(
         }
         // A record whose date shows in another format than the others' ("21 Nov 2026" among
         // "25 Nov 2026, 16:40") still has its machine-readable one (`<time datetime>`).
-        if usual.is_some() {
-            if let Some(node) = shown.iter().find(|n| n.attribute.is_some() && n.role != DateRole::Modified) {
-                return Some((node.date, Some(node.clone())));
-            }
+        let machine_readable = shown.iter().find(|n| n.attribute.is_some() && n.role != DateRole::Modified);
+        if let Some(node) = machine_readable.filter(|_| usual.is_some()) {
+            return Some((node.date, Some(node.clone())));
         }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))
     };
