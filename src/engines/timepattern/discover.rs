@@ -500,11 +500,14 @@ fn attribute_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id:
 /// <span>Mar</span><a>…</a></li>`: the date opens the record, the link is its title). With the
 /// end of what was read (the link and what follows it are read on).
 fn split_date(doc: &Document, db: &TimePatternDb, context: &DateContext, id: NodeId) -> Option<(TimeNode, u32)> {
-    let link_inside = |n: NodeId| doc.descendants(n).any(|d| doc.is_tag(d, "a"));
-    let end = match doc.children(id).iter().find(|&&c| doc.is_tag(c, "a") || link_inside(c)) {
-        Some(&link) => link.0,
-        None if link_inside(id) => return None,
-        None => doc.node(id).end.0,
+    // Only the first nodes are looked at: every element of the page comes here, and a date
+    // split over elements is small.
+    let subtree_end = doc.node(id).end.0;
+    let first_link = (id.0 + 1..subtree_end.min(id.0 + 1 + SPLIT_DATE_NODES)).map(NodeId).find(|&n| doc.is_tag(n, "a"));
+    let end = match first_link {
+        // The date is read from the children before the one that holds the link.
+        Some(link) => doc.ancestors(link).take_while(|&a| a != id).last().unwrap_or(link).0,
+        None => subtree_end,
     };
     if end - id.0 > SPLIT_DATE_NODES {
         return None;
