@@ -559,3 +559,29 @@ fn a_machine_readable_date_of_an_odd_format_still_dates_its_record() {
     let page = format!("<html><body>{HEADER}<main>{stories}</main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&POSTS));
 }
+
+/// Release notes and full posts hold links inside their sentences ("Full Changelog: v1...v2",
+/// "thanks to @alice"), often longer than the record's own short title link ("v2.13.2"). A
+/// link that a sentence runs into points away from the post; the record's title stands alone.
+#[test]
+fn a_link_inside_a_sentence_is_not_the_record_s_headline() {
+    let releases =
+        [("v2.14.0", "2024-05-20"), ("v2.13.2", "2024-04-02"), ("v2.13.1", "2024-03-15"), ("v2.13.0", "2023-12-01")];
+    let articles: String = releases
+        .iter()
+        .map(|(version, day)| {
+            format!(
+                r#"<article class="release"><time datetime="{day}">{day}</time><div class="box">
+                <span class="f1 text-bold"><a href="/acme/kit/releases/{version}">{version}</a></span>
+                <div class="notes"><p>Fix race in the watcher.</p>
+                <p>Full Changelog: <a href="/acme/kit/compare/prev...{version}">prev...{version}</a></p>
+                <ul><li>Bump serde to the latest release by <a href="/apps/dependabot">@dependabot-preview</a></li></ul>
+                </div></div></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{articles}</main>{FOOTER}</body></html>");
+    let expected: Vec<(String, String, String)> =
+        releases.iter().map(|(v, d)| (v.to_string(), format!("/acme/kit/releases/{v}"), d.to_string())).collect();
+    assert_eq!(items(&page), expected);
+}

@@ -337,7 +337,33 @@ fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool, named_by_he
     if image_only {
         quality *= 0.3;
     }
+    // A link in the middle of a sentence ("Full Changelog: <a>v1...v2</a>", "as <a>this
+    // study</a> shows") points elsewhere from a post's text; a headline stands alone or opens
+    // its paragraph.
+    if !in_heading && inside_prose(doc, id) {
+        quality *= 0.5;
+    }
     quality
+}
+
+/// Whether a link sits inside running text: a sentence runs into it. In a paragraph, the text
+/// before the link ends in a letter or a colon ("Full Changelog:", "as shown in"); in a list
+/// item, where a date may open the record ("12 Mar", "Posted on"), it is also three words or
+/// more ("Fix race in watcher by"). A date or a separator before a title ("May 3, 2024 · ")
+/// ends otherwise.
+fn inside_prose(doc: &Document, id: NodeId) -> bool {
+    let Some(block) = doc.ancestors(id).find(|&a| doc.tag(a).is_some_and(crate::dom::is_block)) else {
+        return false;
+    };
+    let min_words = match doc.tag(block) {
+        Some("p") => 1,
+        Some("li") => 3,
+        _ => return false,
+    };
+    let before: String = doc.descendants(block).take_while(|&n| n < id).filter_map(|n| doc.text_node(n)).collect();
+    let before = before.trim_end();
+    before.split_whitespace().count() >= min_words
+        && before.chars().last().is_some_and(|c| c.is_alphabetic() || (c == ':' && min_words == 1))
 }
 
 #[cfg(test)]
