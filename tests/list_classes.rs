@@ -585,3 +585,38 @@ fn a_link_inside_a_sentence_is_not_the_record_s_headline() {
         releases.iter().map(|(v, d)| (v.to_string(), format!("/acme/kit/releases/{v}"), d.to_string())).collect();
     assert_eq!(items(&page), expected);
 }
+
+/// German and Dutch news sites mark where long compounds may break with soft hyphens
+/// (`Strom&shy;preise`); they never show unless the line breaks there, so titles hold none.
+#[test]
+fn a_soft_hyphen_is_no_part_of_a_title() {
+    let stories = [
+        (
+            "Strom&shy;preise steigen im Winter",
+            "Strompreise steigen im Winter",
+            "/wirtschaft/strompreise/",
+            "2024-05-20",
+        ),
+        (
+            "Bundes&shy;verfassungs&shy;gericht urteilt",
+            "Bundesverfassungsgericht urteilt",
+            "/politik/urteil/",
+            "2024-04-02",
+        ),
+        ("Neue Fahrrad&shy;wege in der Stadt", "Neue Fahrradwege in der Stadt", "/lokal/radwege/", "2024-03-15"),
+        ("Wetter&shy;dienst warnt vor Glätte", "Wetterdienst warnt vor Glätte", "/wetter/glaette/", "2023-12-01"),
+    ];
+    let teasers: String = stories
+        .iter()
+        .map(|(shown, _, path, day)| {
+            format!(
+                r#"<article class="teaser"><h3><a href="{path}">{shown}</a></h3>
+                <time datetime="{day}T09:00:00+01:00">{day}</time></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{teasers}</main>{FOOTER}</body></html>");
+    let want: Vec<(String, String, String)> =
+        stories.iter().map(|(_, title, path, day)| (title.to_string(), path.to_string(), day.to_string())).collect();
+    assert_eq!(items(&page), want);
+}

@@ -225,6 +225,15 @@ impl TreeSink for Sink {
 }
 
 /// Parse decoded HTML and lay the tree out in pre-order.
+/// Characters that never show, only mark where a word may break (soft hyphens, which German
+/// and Dutch news sites put in long compounds, and zero-width spaces) or are a stray byte-order
+/// mark: they are no part of a title's or a text's words.
+const INVISIBLE: [char; 3] = ['\u{ad}', '\u{200b}', '\u{feff}'];
+
+fn without_invisible(text: &str) -> String {
+    if text.contains(INVISIBLE) { text.replace(INVISIBLE, "") } else { text.to_string() }
+}
+
 pub fn build(html: &str) -> Vec<Node> {
     let sink = Sink {
         nodes: RefCell::new(Vec::new()),
@@ -255,7 +264,7 @@ fn lay_out(mut scratch: Vec<ScratchNode>) -> Vec<Node> {
                 name: name.local,
                 attrs: attrs.into_iter().map(|a| (a.name.local, a.value.to_string())).collect(),
             },
-            Scratch::Text(text) => NodeData::Text(text.to_string()),
+            Scratch::Text(text) => NodeData::Text(without_invisible(&text)),
         };
         let id = NodeId(out.len() as u32);
         while open.last().is_some_and(|&(_, d)| d >= depth) {
