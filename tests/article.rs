@@ -963,3 +963,44 @@ fn a_sign_up_box_s_heading_and_pitch_go_with_its_form() {
     assert!(text.contains("Paragraph 4 about the refugee deal"), "{text}");
     assert!(!text.contains("Newsletter Sign-up") && !text.contains("weekday mornings"), "{text}");
 }
+
+#[test]
+fn a_body_split_by_ads_into_blocks_for_subscribers_is_kept_whole() {
+    // News CMSes wrap each run of paragraphs between two ad slots in a block of its own, named
+    // for who may read it (`subscriber-premium`): the article, not a subscription box.
+    let segment =
+        |n: usize| format!(r#"<div class="asset-content subscriber-premium">{}</div>"#, prose(&format!("part {n}"), 2));
+    let ad = r#"<div class="ad-slot"><span>Advertisement</span></div>"#;
+    let html = format!(
+        r#"<html><body><article><h1>Bridge vote delayed</h1><p class="byline">By Ann Lee</p>
+        {}{ad}{}{ad}{}</article><div class="subscribe-box"><p>Subscribe to our newsletter for the news of the town,
+        every morning in your inbox.</p></div></body></html>"#,
+        segment(1),
+        segment(2),
+        segment(3)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    for part in ["about part 1", "about part 2", "about part 3"] {
+        assert!(text.contains(part), "{part} is lost: {text}");
+    }
+    assert!(!text.contains("Subscribe to our newsletter"), "{text}");
+}
+
+#[test]
+fn a_lead_in_the_headline_s_block_beside_the_picture_is_kept() {
+    // The story's header (headline, lead, byline) sits next to the main picture: the lead is
+    // next to the picture only through its header, so it is no caption.
+    let html = format!(
+        r#"<html><body><main><article><div class="story-header"><h1>Bridge vote delayed</h1>
+        <p class="story-lead">Residents of the east bank face another season of ferry queues after the council put off
+        its vote on the new bridge until every document of the tender is public.</p><div class="byline">By Ann Lee</div></div>
+        <figure><img src="/bridge.jpg"><figcaption>The old bridge in 1864.</figcaption></figure>
+        <div class="story-body">{}</div></article></main></body></html>"#,
+        prose("the bridge", 5)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.starts_with("Residents of the east bank"), "{text}");
+    assert!(!text.contains("in 1864"), "{text}");
+}

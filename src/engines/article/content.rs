@@ -71,8 +71,10 @@ const BOILERPLATE_STEMS: &[&str] = &[
     "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
     "byline", "author",
 ];
-/// Words that hold a stem but name the article: an opinion column's `commentary`.
-const NOT_BOILERPLATE: &[&str] = &["commentary", "commentaries"];
+/// Words that hold a stem but name the article: an opinion column's `commentary`, and the text
+/// a news site shows its subscribers (`subscriber-premium`, `subscriber-only`), where a sign-up
+/// box says `subscribe` or `subscription`.
+const NOT_BOILERPLATE: &[&str] = &["commentary", "commentaries", "subscriber", "subscribers"];
 /// Two-word boilerplate marks (`read-more`, `sr-only`).
 const BOILERPLATE_PAIRS: &[(&str, &str)] = &[
     ("more", "stories"),
@@ -750,9 +752,16 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
             link_chars = 0;
             block = nearest_block;
             block_checked = false;
-            // A caption shares its block with the picture or sits next to it.
+            // A caption shares its block with the picture or sits next to it, alone in its
+            // wrapper; a header holding the headline, the lead and the byline may sit next to
+            // the picture too.
             caption = nearest_block.is_some_and(|b| {
-                holds_media(doc, b) || beside_media(doc, b) || doc.parent(b).is_some_and(|p| beside_media(doc, p))
+                holds_media(doc, b)
+                    || beside_media(doc, b)
+                    || doc.parent(b).is_some_and(|p| {
+                        beside_media(doc, p)
+                            && doc.children(p).iter().filter(|&&c| doc.is_element(c) && doc.has_text(c)).count() == 1
+                    })
             });
         }
         // Only a block whose first words begin the main text is read whole.
