@@ -620,3 +620,71 @@ fn a_soft_hyphen_is_no_part_of_a_title() {
         stories.iter().map(|(_, title, path, day)| (title.to_string(), path.to_string(), day.to_string())).collect();
     assert_eq!(items(&page), want);
 }
+
+/// (title, path) of each item `auto` finds.
+fn titles_and_paths(html: &str) -> Vec<(String, String)> {
+    items(html).into_iter().map(|(title, path, _)| (title, path)).collect()
+}
+
+fn posts_titles_and_paths() -> Vec<(String, String)> {
+    POSTS.iter().map(|(title, path, _)| (title.to_string(), path.to_string())).collect()
+}
+
+/// Card grids stretch an empty or "Read more" link over each card while the title is a plain
+/// heading, and the card also links its topic chip and its author: the heading names the card.
+#[test]
+fn an_overlay_read_more_over_a_card_with_topic_and_author_links_is_named_by_its_heading() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<article class="post-tile"><div class="inner"><a class="chip" href="/topics/notes/">Notes</a>
+                <h3>{title}</h3><p>A summary of the post, a sentence or two long.</p>
+                <div class="byline"><a href="/authors/sam/">Sam Doe</a></div></div>
+                <a class="overlay" href="{path}"><span class="sr-only">Read more</span></a></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main><div class=\"tiles\">{cards}</div></main>{FOOTER}</body></html>");
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}
+
+/// Story cards link the post from their picture (its `alt` is the title) and from a button
+/// ("Read story", "Learn more") under a heading that links nowhere: the button names no item.
+#[test]
+fn a_call_to_read_under_an_unlinked_heading_is_no_title() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div class="col"><div class="story-card"><a href="{path}"><img src="/i.jpg" alt="{title}"></a>
+                <div class="body"><p class="place">Kenya</p><h4>{title}</h4>
+                <a href="{path}" class="btn">Read story</a></div></div></div>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><div class="row">{cards}</div>
+        <div class="cta"><a href="/donate/" class="btn">Donate</a> <a href="/fundraise/" class="btn">Fundraise</a></div>
+        </main>{FOOTER}</body></html>"#
+    );
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}
+
+/// An archive that links each post twice, its title and then its subtitle, is titled by the
+/// first link even where the subtitle is the longer.
+#[test]
+fn a_post_linked_by_its_title_then_by_a_longer_subtitle_is_titled_by_the_first() {
+    let rows: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div class="row"><div class="text"><div class="t"><a href="{path}">{title}</a></div>
+                <div class="sub"><a href="{path}">A subtitle that says at more length what the post is about</a></div>
+                <div class="meta"><span>Sam Doe</span></div></div></div>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main><div class=\"archive\">{rows}</div></main>{FOOTER}</body></html>");
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}

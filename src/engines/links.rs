@@ -99,6 +99,15 @@ const GENERIC: &[&str] = &[
     "więcej",
 ];
 
+/// A call to open the item, in English: one of these verbs, then at most three of
+/// [`CALL_WORDS`] ("Read story", "View the full article", "Learn more", "Read the case
+/// study"). Card themes put such a button under each title; it names no item.
+const CALL_VERBS: &[&str] = &["read", "view", "see", "learn", "continue", "keep", "discover", "explore", "find"];
+const CALL_WORDS: &[&str] = &[
+    "more", "the", "full", "whole", "story", "article", "post", "entry", "rest", "on", "now", "this", "here", "out",
+    "reading", "case", "study", "report", "details", "all",
+];
+
 /// Words that make a link a comment link ("3 Comments", "评论(2)").
 const COMMENT_WORDS: &[&str] = &[
     "comment",
@@ -177,11 +186,32 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
         } else {
             LinkKind::Headline
         };
-        let quality = quality(doc, id, &text, image_only && !named_by_heading, named_by_heading);
+        let mut quality = quality(doc, id, &text, image_only && !named_by_heading, named_by_heading);
+        // A card that links its post twice in text, the title and then a subtitle or excerpt
+        // (Substack's archive), is titled by the first: a later link to the same page never
+        // outranks it, however long its text, unless the later one is marked as the title (a
+        // heading, a title class) or the first is a label of one word ("v4.12", "New").
+        let marked = |n: NodeId| crate::engines::record::is_titled(doc, n);
+        if let Some(title) = links.last().filter(|l: &&Link| {
+            l.url == url
+                && doc.has_text(l.node)
+                && (l.text.split_whitespace().count() >= 2
+                    || l.text.chars().any(crate::engines::timepattern::db::is_cjk))
+                && id.0 - l.node.0 <= SAME_CARD_NODES
+        }) && !image_only
+            && !in_heading(doc, id, named_by_heading)
+            && !marked(id)
+            && !doc.parent(id).is_some_and(marked)
+        {
+            quality = quality.min(title.quality * 0.9);
+        }
         links.push(Link { node: id, url, text, kind, quality });
     }
     links
 }
+
+/// Most nodes from a card's title link to its next link to the same page, within one card.
+const SAME_CARD_NODES: u32 = 30;
 
 /// How far up from a link its card may be: the link's wrapper (`<p class="more">`, a figure),
 /// the card, and one level of layout inside it.
@@ -194,7 +224,8 @@ const TEASER_CHARS: usize = 300;
 /// The text of the heading that titles a link's card: the link leads to a page of the site
 /// (a card of the site's own posts), the first ancestor within [`CARD_LEVELS`] that holds a
 /// heading holds exactly one, that heading holds no link, every link of the card leads where
-/// this one does (one card, one post), and the card's text besides the heading is a teaser's.
+/// this one does or to a tag or author page (one card, one post, filed under a topic chip and a
+/// byline), and the card's text besides the heading is a teaser's.
 /// That is how a card whose title is a plain heading is read by people: the heading names what
 /// "Read more" opens.
 fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
@@ -207,10 +238,11 @@ fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
     let heading = headings.next()?;
     let one_heading = headings.all(|h| doc.contains(heading, h));
     let unlinked = !doc.descendants(heading).any(|n| doc.is_tag(n, "a"));
-    let one_target = doc
-        .descendants(card)
-        .filter(|&n| doc.is_tag(n, "a"))
-        .all(|a| doc.attr(a, "href").and_then(|h| doc.resolve(h)).is_some_and(|u| without_fragment(&u) == target));
+    let one_target = doc.descendants(card).filter(|&n| doc.is_tag(n, "a")).all(|a| {
+        doc.attr(a, "href")
+            .and_then(|h| doc.resolve(h))
+            .is_some_and(|u| without_fragment(&u) == target || is_taxonomy(doc, a, &u))
+    });
     let text = crate::dom::collapse_whitespace(&doc.text(heading));
     let teaser = doc.text(card).chars().filter(|c| !c.is_whitespace()).count()
         <= TEASER_CHARS + text.chars().filter(|c| !c.is_whitespace()).count();
@@ -273,7 +305,11 @@ fn is_generic(text: &str) -> bool {
         let others = words.iter().filter(|w| !is_comment_word(w)).count();
         others < words.len() && others <= 2 && words.iter().all(|w| is_comment_word(w) || w.chars().count() <= 5)
     };
-    GENERIC.contains(&core) || comment
+    let words: Vec<&str> = core.split_whitespace().collect();
+    let call = words.len() <= 4
+        && words.first().is_some_and(|w| CALL_VERBS.contains(w))
+        && words[1..].iter().all(|w| CALL_WORDS.contains(w));
+    GENERIC.contains(&core) || comment || call
 }
 
 fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
@@ -313,15 +349,20 @@ fn is_version(text: &str) -> bool {
 
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
+/// Whether a link is a heading's, holds one, or is named by its card's.
+fn in_heading(doc: &Document, id: NodeId, named_by_heading: bool) -> bool {
+    named_by_heading
+        || doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
+        || crate::engines::record::heading_inside(doc, id).is_some()
+}
+
 fn quality(doc: &Document, id: NodeId, text: &str, image_only: bool, named_by_heading: bool) -> f32 {
     // CJK characters carry about two Latin letters' worth of a title each.
     let weight: usize = text.chars().map(|c| if crate::engines::timepattern::db::is_cjk(c) { 2 } else { 1 }).sum();
     // Past a long title's length, more text is a teaser, not more of a headline.
     let mut quality = (1.0 + weight.min(100) as f32).ln();
     // A link that wraps a whole card names its title inside (a heading, a title class).
-    let in_heading = named_by_heading
-        || doc.ancestors(id).take(3).any(|a| doc.tag(a).is_some_and(|t| HEADINGS.contains(&t)))
-        || crate::engines::record::heading_inside(doc, id).is_some();
+    let in_heading = in_heading(doc, id, named_by_heading);
     if in_heading {
         quality += 2.0;
     }
