@@ -688,3 +688,29 @@ fn a_post_linked_by_its_title_then_by_a_longer_subtitle_is_titled_by_the_first()
     let page = format!("<html><body>{HEADER}<main><div class=\"archive\">{rows}</div></main>{FOOTER}</body></html>");
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
+
+/// Magazine and news themes show the latest or featured post as a hero in a section of its own
+/// above the grid, marked up unlike the grid's cards: it is one of the items. A row of tabs
+/// above the list (`section-headline`) linking pages of the same address shape is none.
+#[test]
+fn a_hero_post_above_the_grid_in_a_section_of_its_own_is_an_item() {
+    let (hero, rest) = POSTS.split_first().unwrap();
+    let cards: String = rest
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<article class="card"><a href="{path}" class="card-link"><img src="/c.jpg" alt="">
+                <div class="cat">News</div><h3>{title}</h3><p>A short summary of the post.</p></a></article>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><section class="hero"><div class="wrap"><a href="{}" class="hero-link">
+        <img src="/h.jpg" alt=""><span class="pill">Featured</span><h2 class="hero-title">{}</h2>
+        <p>The lead story, told in a sentence.</p></a></div></section>
+        <section class="latest"><div class="section-headline"><a href="/posts/all/">All posts</a> <a href="/posts/popular/">Popular</a></div>
+        <div class="container"><div class="grid">{cards}</div></div></section></main>{FOOTER}</body></html>"#,
+        hero.1, hero.0
+    );
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}

@@ -236,6 +236,7 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             !dated_list || usual.as_deref().is_some_and(|g| groups_of(c).contains_key(g))
         });
         repeated::add_same_kind(doc, &repeated.links, &mut repeated.candidates[chosen]);
+        repeated::add_leads(doc, &repeated.links, &mut repeated.candidates[chosen]);
         repeated::drop_offsite_sections(doc, &repeated.links, &mut repeated.candidates[chosen]);
     }
     let extraction = match choice {

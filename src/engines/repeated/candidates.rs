@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range, links_in,
-    tag_path, title_of,
+    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, heading_inside, is_heading,
+    is_titled, link_range, links_in, tag_path, title_of,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -699,6 +699,99 @@ pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Can
         counts.iter().filter(|&&(_, own, all)| all > 0 && own == 0).map(|&(c, _, _)| c).collect();
     candidate.containers.retain(|c| !elsewhere.contains(c));
     candidate.records.retain(|r| !elsewhere.contains(&r.container));
+}
+
+/// Most lead stories above a list: a hero and the two cards beside it. More headlines of the
+/// list's kind above it are a list of their own, which the candidates weigh.
+const MAX_LEADS: usize = 3;
+
+/// How many wrappers above the list's containers a lead story may sit: a theme's list is a
+/// grid in a container in a section, and the hero a section beside it.
+const LEAD_LEVELS: usize = 4;
+
+/// The shape of a post's address: its host and path with the last segment a wildcard and
+/// numeric segments (years, months, ids) any number: `/blog/*`, `/#/#/*`.
+fn url_shape(url: &Url) -> String {
+    let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+    let mut shape = url.host_str().unwrap_or_default().to_string();
+    for (i, segment) in segments.iter().enumerate() {
+        shape.push('/');
+        if i + 1 == segments.len() {
+            shape.push('*');
+        } else if segment.bytes().all(|b| b.is_ascii_digit()) {
+            shape.push('#');
+        } else {
+            shape.push_str(segment);
+        }
+    }
+    shape
+}
+
+/// Lead stories above the list: a hero or featured post that a magazine or news theme shows in
+/// a section of its own, marked up unlike the list's cards. In the list's region, before its
+/// first record, a headline marked as a title (in or around a heading, a title class) that
+/// leads to a new page of the address shape most of the records' headlines share is a record
+/// too. Sidebars, menus and page headers are not searched; nor is anything after the list.
+pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate) {
+    let Some(first) = candidate.records.iter().map(|r| r.start).min() else { return };
+    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
+    for url in candidate.headline_urls(links) {
+        *shapes.entry(url_shape(url)).or_default() += 1;
+    }
+    let Some((shape, count)) = shapes.into_iter().max_by_key(|&(_, count)| count) else { return };
+    // A shape only half the records share says nothing about a post's address.
+    if count * 2 <= candidate.records.len() {
+        return;
+    }
+    let common = candidate.containers.iter().copied().reduce(|a, b| doc.common_ancestor(a, b)).unwrap_or(doc.root());
+    // The hero often sits in a section of its own beside the list's section, a few wrappers up.
+    let region =
+        doc.ancestors(common).take(LEAD_LEVELS).take_while(|&a| !doc.is_tag(a, "html")).last().unwrap_or(common);
+    let mut urls: HashSet<&Url> = candidate.headline_urls(links).collect();
+    let outside = |n: NodeId| {
+        doc.ancestors(n)
+            .take_while(|&a| a != region)
+            .any(|a| off_list(doc, a) || has_word(doc, a, SECONDARY) || doc.tag(a).is_some_and(|t| HIDDEN.contains(&t)))
+    };
+    let mut leads = Vec::new();
+    for (h, link) in links.iter().enumerate().take_while(|(_, l)| l.node < first) {
+        if !doc.contains(region, link.node) || !link.is_headline() || urls.contains(&link.url) {
+            continue;
+        }
+        // A heading or title that holds links to other pages too is a row of tabs or a menu.
+        let alone = |a: NodeId| link_range(links, a, doc.node(a).end).all(|i| links[i].url == link.url);
+        let marked = doc.ancestors(link.node).take(3).any(|a| (is_heading(doc, a) || is_titled(doc, a)) && alone(a))
+            || is_titled(doc, link.node)
+            || heading_inside(doc, link.node).is_some();
+        if !marked || url_shape(&link.url) != shape || outside(link.node) {
+            continue;
+        }
+        // The lead's element: the largest one around it that holds no other post (a link of
+        // the posts' shape) and none of the list, so that its date and summary are its own.
+        let mut element = link.node;
+        while let Some(parent) = doc.parent(element).filter(|&p| p != region && !doc.contains(p, first)) {
+            let others = link_range(links, parent, doc.node(parent).end)
+                .any(|i| links[i].url != link.url && url_shape(&links[i].url) == shape);
+            if others {
+                break;
+            }
+            element = parent;
+        }
+        urls.insert(&link.url);
+        let container = doc.parent(element).unwrap_or(region);
+        leads.push(Record { container, element, start: element, end: doc.node(element).end, headline: Some(h) });
+    }
+    if leads.len() > MAX_LEADS {
+        return;
+    }
+    for record in leads {
+        if !candidate.containers.contains(&record.container) {
+            candidate.containers.push(record.container);
+        }
+        candidate.records.push(record);
+    }
+    candidate.containers.sort();
+    candidate.records.sort_by_key(|r| r.start);
 }
 
 /// Records of the list's kind next to it: a featured first post in a wrapper of its own. In

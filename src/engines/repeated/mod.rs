@@ -33,7 +33,9 @@ use std::collections::HashSet;
 use serde::Serialize;
 use url::Url;
 
-pub use candidates::{Candidate, Factors, Record, add_same_kind, candidates, drop_offsite_sections, join_sections};
+pub use candidates::{
+    Candidate, Factors, Record, add_leads, add_same_kind, candidates, drop_offsite_sections, join_sections,
+};
 
 use crate::dom::{Document, NodeId};
 use crate::engines::links::{Link, page_links};
