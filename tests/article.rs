@@ -1004,3 +1004,42 @@ fn a_lead_in_the_headline_s_block_beside_the_picture_is_kept() {
     assert!(text.starts_with("Residents of the east bank"), "{text}");
     assert!(!text.contains("in 1864"), "{text}");
 }
+
+#[test]
+fn the_text_that_introduces_a_gallery_is_the_article() {
+    // A photo story: two paragraphs in a `gallery-intro` block, then the pictures. The block
+    // is named for the gallery but holds no picture; the captions stay out.
+    let figures: String = (0..6)
+        .map(|i| format!(r#"<figure class="gallery-item"><img src="/g/{i}.jpg"><figcaption>Picture {i} of the vote at County Hall.</figcaption></figure>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><main><article><h1>Old railway line to reopen</h1><div class="byline">By Jo Patel</div>
+        <div class="gallery-intro"><p>The county council has approved a plan to reopen the old railway line between Ashby and
+        Coalville to passengers for the first time since 1964.</p><p>The scheme, which will cost an estimated 48 million pounds,
+        includes two new stations and a park-and-ride site.</p></div><div class="gallery">{figures}</div></article></main></body></html>"#
+    );
+    let text = article::extract(&page("https://town.example/news/railway-in-pictures", &html), &Hints::default())
+        .content_text
+        .unwrap_or_default();
+    assert!(text.starts_with("The county council has approved") && text.contains("two new stations"), "{text}");
+    assert!(!text.contains("Picture 3"), "{text}");
+}
+
+#[test]
+fn a_standfirst_set_as_a_subheading_under_the_headline_is_kept() {
+    // Many news sites write the standfirst as an `<h2>` in the article's header.
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed | Local Politics and Council | Town News</title></head><body><main><article>
+        <header><h1>Bridge vote delayed</h1><h2 class="subtitle">Councillors put off the vote on the new bridge by three
+        months, to publish every document of the tender first, after residents asked to see the costs.</h2></header>
+        <div class="byline">By Ann Lee</div><div class="article-body">{}</div></article></main>
+        <aside><h3>Newsletter Local Politics and Council</h3><p>The week in politics, every Friday.</p></aside></body></html>"#,
+        prose("the bridge", 5)
+    );
+    // The URL names the section more than the story, as the page's title does: the headline is
+    // still the `<h1>`, not the newsletter box named for the section.
+    let doc = page("https://town.example/local-politics-and-council/2024/bridge-vote", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.starts_with("Councillors put off the vote"), "{text}");
+    assert!(text.contains("Paragraph 5 about the bridge"), "{text}");
+}

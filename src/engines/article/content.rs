@@ -798,25 +798,16 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
 }
 
 /// Elements whose text is no lead: what pruning dropped, headings, media, captions, controls.
+/// A subheading of a lead's length is the standfirst set as a heading (`<h2 class="subtitle">`
+/// under the headline, as many news sites write it); [`with_lead`] still asks it to be prose.
 fn excluded_from_lead(doc: &Document, n: NodeId, marks: &[Mark]) -> bool {
+    let short_heading = || {
+        matches!(doc.tag(n), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"))
+            && (doc.is_tag(n, "h1") || doc.text(n).chars().count() < LEAD_MIN_CHARS)
+    };
     marks[n.index()] == Mark::Drop
-        || matches!(
-            doc.tag(n),
-            Some(
-                "h1" | "h2"
-                    | "h3"
-                    | "h4"
-                    | "h5"
-                    | "h6"
-                    | "figure"
-                    | "figcaption"
-                    | "button"
-                    | "label"
-                    | "noscript"
-                    | "script"
-                    | "style"
-            )
-        )
+        || short_heading()
+        || matches!(doc.tag(n), Some("figure" | "figcaption" | "button" | "label" | "noscript" | "script" | "style"))
         || is_caption(doc, n, usize::MAX)
 }
 
@@ -971,9 +962,11 @@ fn is_media_figure(doc: &Document, n: NodeId) -> bool {
         && !doc.descendants(n).any(|d| matches!(doc.tag(d), Some("pre" | "code" | "table" | "blockquote")))
 }
 
-/// Class words of captions, photo credits and galleries: shown in the HTML, not prose.
-const CAPTION_WORDS: &[&str] =
-    &["caption", "captions", "credit", "credits", "gallery", "slideshow", "carousel", "lightbox"];
+/// Class words of captions and photo credits: shown in the HTML, not prose.
+const CAPTION_WORDS: &[&str] = &["caption", "captions", "credit", "credits"];
+/// Class words of galleries, which hold their pictures: a `gallery-intro` without one is the
+/// text that introduces the pictures, the article of a photo story.
+const GALLERY_WORDS: &[&str] = &["gallery", "slideshow", "carousel", "lightbox"];
 
 /// Class words of an image's box (`div.image` holding the image and its caption).
 const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", "thumbnail"];
@@ -987,16 +980,19 @@ const IMAGE_BOX_MAX_CHARS: usize = 400;
 /// holds the article is the article (`total`: the main text's characters).
 fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
     let words = class_words(doc, n);
-    let named_caption = words.iter().any(|w| CAPTION_WORDS.contains(&w.as_str()));
-    let named_image_box = words.iter().any(|w| IMAGE_BOX_WORDS.contains(&w.as_str()));
-    if !named_caption && !named_image_box {
+    let named = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let (named_caption, named_gallery, named_image_box) =
+        (named(CAPTION_WORDS), named(GALLERY_WORDS), named(IMAGE_BOX_WORDS));
+    if !named_caption && !named_gallery && !named_image_box {
         return false;
     }
+    let holds_picture = || doc.descendants(n).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video")));
+    let named_caption = named_caption || (named_gallery && holds_picture());
     // The text is measured only for the few elements so named: this looks at every element.
     let chars = doc.text(n).chars().count();
     let caption =
         named_caption && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
-    let image_box = named_image_box && doc.descendants(n).any(|d| doc.is_tag(d, "img")) && chars <= IMAGE_BOX_MAX_CHARS;
+    let image_box = named_image_box && holds_picture() && chars <= IMAGE_BOX_MAX_CHARS;
     caption || image_box
 }
 

@@ -291,7 +291,7 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
     let url_words: Vec<String> = title_key(doc.url.path()).split(' ').map(str::to_string).collect();
     let in_url = |part: &str| title_key(part).split(' ').filter(|w| url_words.iter().any(|u| u == w)).count();
     title_parts.sort_by_key(|p| (std::cmp::Reverse(in_url(p)), std::cmp::Reverse(p.chars().count())));
-    let title_node = headline_node(doc, &title_candidates).or_else(|| headline_node(doc, &title_parts));
+    let title_node = headline_node(doc, &title_candidates, false).or_else(|| headline_node(doc, &title_parts, true));
     let title = title_node
         .map(|n| doc.text(n))
         .or_else(|| title_candidates.iter().find(|c| **c != page_title).cloned())
@@ -354,9 +354,9 @@ pub fn title_key(text: &str) -> String {
 }
 
 /// The headline element: for the most trusted candidate that any heading matches, the first
-/// `<h1>` (else `<h2>`, else `<h3>`) outside navigation that matches it; the only `<h1>` when
-/// nothing is known.
-fn headline_node(doc: &Document, candidates: &[String]) -> Option<NodeId> {
+/// `<h1>` (else `<h2>`, else `<h3>`) outside navigation that matches it, with `exact_first`
+/// exactly before leniently; the only `<h1>` when nothing is known.
+fn headline_node(doc: &Document, candidates: &[String], exact_first: bool) -> Option<NodeId> {
     let body = doc.first_tag("body")?;
     let headings: Vec<(NodeId, String)> = doc
         .descendants(body)
@@ -376,13 +376,20 @@ fn headline_node(doc: &Document, candidates: &[String]) -> Option<NodeId> {
         let (short, long) = if text.len() <= key.len() { (text, key) } else { (key, text) };
         short == long || (lenient && short.len() >= 10 && 2 * short.len() >= long.len() && long.contains(short))
     };
+    let find = |key: &str, lenient: bool, level: &str| {
+        headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key, lenient)).map(|(n, _)| *n)
+    };
+    if exact_first {
+        // Parts of `<title>` are guesses ("Headline | Section | Site"): a part that a heading
+        // holds exactly beats one that a heading holds among other words (a section's name in a
+        // "Newsletter Section" box), in the parts' order.
+        if let Some(n) = keys.iter().find_map(|(key, _)| ["h1", "h2", "h3"].iter().find_map(|l| find(key, false, l))) {
+            return Some(n);
+        }
+    }
     for (key, lenient) in &keys {
-        for level in ["h1", "h2", "h3"] {
-            if let Some((n, _)) =
-                headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key, *lenient))
-            {
-                return Some(*n);
-            }
+        if let Some(n) = ["h1", "h2", "h3"].iter().find_map(|level| find(key, *lenient, level)) {
+            return Some(n);
         }
     }
     let h1s: Vec<NodeId> = headings.iter().map(|(n, _)| *n).filter(|&n| doc.is_tag(n, "h1")).collect();
