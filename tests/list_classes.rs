@@ -714,3 +714,34 @@ fn a_hero_post_above_the_grid_in_a_section_of_its_own_is_an_item() {
     );
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
+
+/// News lists date today's stories "N hours ago", then one "yesterday", then full dates: each
+/// way of writing falls in a group of its own, and the lone "yesterday" is its record's date
+/// even when the story before it has a longer headline than its own.
+#[test]
+fn a_lone_yesterday_among_hours_ago_dates_its_own_story() {
+    let stories = [
+        ("Council approves the budget", "/n/budget", "2 hours ago", "2024-06-01"),
+        (
+            "Rail strike leaves thousands of commuters stranded across the north",
+            "/n/strike",
+            "6 hours ago",
+            "2024-06-01",
+        ),
+        ("Museum reopens", "/n/museum", "yesterday", "2024-05-31"),
+        ("New bridge opens to traffic", "/n/bridge", "May 30, 2024", "2024-05-30"),
+        ("Library extends weekend hours", "/n/library", "May 29, 2024", "2024-05-29"),
+        ("Storm warning issued for the coast", "/n/storm", "May 28, 2024", "2024-05-28"),
+    ];
+    let rows: String = stories
+        .iter()
+        .map(|(title, path, shown, _)| {
+            format!(r#"<li class="item"><a href="{path}">{title}</a> <span class="meta">News • <span class="time">{shown}</span></span></li>"#)
+        })
+        .collect();
+    let page =
+        format!("<html><body>{HEADER}<main><h1>News</h1><ul class=\"list\">{rows}</ul></main>{FOOTER}</body></html>");
+    let want: Vec<(String, String, String)> =
+        stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
+    assert_eq!(items(&page), want);
+}

@@ -415,6 +415,14 @@ impl PageView<'_> {
     /// block the best headlines; ties go to the nearer offset, then to the headline first.
     fn headline_offset(&self, children: &[NodeId], merged: &[(usize, Vec<usize>, usize)]) -> isize {
         let positions: Vec<usize> = merged.iter().map(|(p, _, _)| *p).collect();
+        // A record alone ("yesterday" among "6 hours ago") whose own slot holds a headline is
+        // titled there: a neighbour's longer headline belongs to the neighbour's record.
+        if let [p] = positions[..] {
+            let slot = children[p];
+            if self.headlines_in(slot, self.doc.node(slot).end).next().is_some() {
+                return 0;
+            }
+        }
         let typical = median_gap(&positions) as isize;
         let mut support: BTreeMap<isize, f32> = BTreeMap::new();
         for (k, &p) in positions.iter().enumerate() {
