@@ -745,3 +745,25 @@ fn a_lone_yesterday_among_hours_ago_dates_its_own_story() {
         stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
     assert_eq!(items(&page), want);
 }
+
+/// Arabic news sites write dates in Arabic-Indic digits (`٢٥ مايو ٢٠٢٤`, `٢٨/٠٥/٢٠٢٤`); they
+/// are the same numbers as Western digits.
+#[test]
+fn dates_in_arabic_indic_digits_are_read() {
+    let stories = [
+        ("البرلمان يقر الموازنة", "/news/budget", "٣٠ مايو ٢٠٢٤", "2024-05-30"),
+        ("افتتاح جسر جديد", "/news/bridge", "٢٩ مايو ٢٠٢٤", "2024-05-29"),
+        ("المكتبة تمدد ساعات العمل", "/news/library", "٢٨ مايو ٢٠٢٤", "2024-05-28"),
+        ("تحذير من عاصفة على الساحل", "/news/storm", "٢٧ مايو ٢٠٢٤", "2024-05-27"),
+    ];
+    let rows: String = stories
+        .iter()
+        .map(|(title, path, shown, _)| {
+            format!(r#"<article class="story"><h3><a href="{path}">{title}</a></h3><span class="date">{shown}</span></article>"#)
+        })
+        .collect();
+    let page = format!(r#"<html lang="ar" dir="rtl"><body>{HEADER}<main>{rows}</main>{FOOTER}</body></html>"#);
+    let want: Vec<(String, String, String)> =
+        stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
+    assert_eq!(items(&page), want);
+}

@@ -341,8 +341,20 @@ impl TimePatternDb {
             .and_then(|l| l.order)
     }
 
-    /// Every match of every pattern in `text`, with word boundaries respected.
+    /// Every match of every pattern in `text`, with word boundaries respected. Digits of other
+    /// scripts (Arabic-Indic `٢٥/١١/٢٠٢٦`, Persian, full-width `２０２６`) are read as ASCII
+    /// digits; the matches' offsets stay those of `text`.
     pub(crate) fn raw_matches(&self, text: &str) -> Vec<RawMatch> {
+        let Some((ascii, offsets)) = with_ascii_digits(text) else { return self.raw_matches_ascii(text) };
+        let mut out = self.raw_matches_ascii(&ascii);
+        for m in &mut out {
+            m.start = offsets[m.start];
+            m.end = offsets[m.end];
+        }
+        out
+    }
+
+    fn raw_matches_ascii(&self, text: &str) -> Vec<RawMatch> {
         let mut out = Vec::new();
         // Most text has no digits, and only the patterns made of words can match it.
         let candidates: Vec<usize> = if text.bytes().any(|b| b.is_ascii_digit()) {
@@ -838,6 +850,34 @@ fn compile_into(
 
 /// Letters and digits of alphabetic scripts need a boundary around a date; CJK scripts
 /// write words without spaces, so a date may touch them.
+/// The ASCII digit a digit of another script stands for.
+fn ascii_digit(c: char) -> Option<char> {
+    let zero = match c {
+        '\u{0660}'..='\u{0669}' => 0x0660,
+        '\u{06F0}'..='\u{06F9}' => 0x06F0,
+        '\u{FF10}'..='\u{FF19}' => 0xFF10,
+        _ => return None,
+    };
+    char::from_digit(c as u32 - zero, 10)
+}
+
+/// `text` with other scripts' digits made ASCII, and for each byte offset of the result (and
+/// its end) the offset in `text`; `None` when `text` has no such digit.
+fn with_ascii_digits(text: &str) -> Option<(String, Vec<usize>)> {
+    if text.is_ascii() || !text.chars().any(|c| ascii_digit(c).is_some()) {
+        return None;
+    }
+    let mut ascii = String::with_capacity(text.len());
+    let mut offsets = Vec::with_capacity(text.len() + 1);
+    for (at, c) in text.char_indices() {
+        let c = ascii_digit(c).unwrap_or(c);
+        offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+        ascii.push(c);
+    }
+    offsets.push(text.len());
+    Some((ascii, offsets))
+}
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() && !is_cjk(c)
 }
