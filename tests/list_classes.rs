@@ -767,3 +767,33 @@ fn dates_in_arabic_indic_digits_are_read() {
         stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
     assert_eq!(items(&page), want);
 }
+
+/// A news section front shows its top story above the "Latest" list, in a section of its own
+/// and dated like the list: it is the first item.
+#[test]
+fn a_dated_top_story_above_the_latest_list_is_an_item() {
+    let (lead, rest) = POSTS.split_first().unwrap();
+    let rows: String = rest
+        .iter()
+        .map(|(title, path, day)| format!(r#"<li><a href="{path}">{title}</a> <time>{}</time></li>"#, long_date(day)))
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><h1>Politics</h1><section class="top"><div class="item item--lead">
+        <a href="{}"><img src="/l.jpg" alt=""><h2>{}</h2></a><p>What the story says, in a sentence.</p>
+        <div class="meta"><time>{}</time></div></div></section>
+        <section class="list"><h2>Latest</h2><ul>{rows}</ul></section></main>{FOOTER}</body></html>"#,
+        lead.1,
+        lead.0,
+        long_date(lead.2)
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+    // The time patterns alone (`extract --algorithm timepattern`) take it too.
+    let doc = dom::parse_str(&page, &Url::parse("https://blog.example.org/").unwrap()).unwrap();
+    let context = DateContext::new(DateTime::parse_from_rfc3339("2024-06-01T12:00:00Z").unwrap());
+    let paths: Vec<String> = html2rss::engines::timepattern::extract(&doc, TimePatternDb::builtin(), &context)
+        .page
+        .items()
+        .filter_map(|i| i.link.as_ref().map(|l| l.path().to_string()))
+        .collect();
+    assert_eq!(paths, POSTS.iter().map(|p| p.1.to_string()).collect::<Vec<_>>());
+}

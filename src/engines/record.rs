@@ -3,6 +3,8 @@
 //! (main content, or a sidebar, footer, menu), the headline's text, and the item's description,
 //! image and author.
 
+use url::Url;
+
 use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::links::Link;
 use crate::engines::timepattern::{TimeNode, TimeSource};
@@ -17,6 +19,49 @@ pub const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "relat
 /// Class/id words of containers that usually repeat other lists ("recent posts").
 pub const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
 pub const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
+
+/// How many wrappers above the list's containers a lead story may sit: a theme's list is a
+/// grid in a container in a section, and the hero a section beside it.
+pub const LEAD_LEVELS: usize = 4;
+
+/// The shape of a post's address: its host and path with the last segment a wildcard and
+/// numeric segments (years, months, ids) any number: `/blog/*`, `/#/#/*`.
+pub fn url_shape(url: &Url) -> String {
+    let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+    let mut shape = url.host_str().unwrap_or_default().to_string();
+    for (i, segment) in segments.iter().enumerate() {
+        shape.push('/');
+        if i + 1 == segments.len() {
+            shape.push('*');
+        } else if segment.bytes().all(|b| b.is_ascii_digit()) {
+            shape.push('#');
+        } else {
+            shape.push_str(segment);
+        }
+    }
+    shape
+}
+
+/// The address shape most of a list's headlines share, when more than half of its `records`
+/// have it: a shape only half of them share says nothing about a post's address.
+pub fn usual_url_shape<'u>(urls: impl Iterator<Item = &'u Url>, records: usize) -> Option<String> {
+    let mut shapes: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for url in urls {
+        *shapes.entry(url_shape(url)).or_default() += 1;
+    }
+    let (shape, count) = shapes.into_iter().max_by_key(|&(_, count)| count)?;
+    (count * 2 > records).then_some(shape)
+}
+
+/// Whether a headline link is marked as a title: in or around a heading or a title-classed
+/// element that links nowhere else (a heading holding links to other pages too is a row of
+/// tabs or a menu), or holding one.
+pub fn marked_as_title(doc: &Document, links: &[Link], link: &Link) -> bool {
+    let alone = |a: NodeId| link_range(links, a, doc.node(a).end).all(|i| links[i].url == link.url);
+    doc.ancestors(link.node).take(3).any(|a| (is_heading(doc, a) || is_titled(doc, a)) && alone(a))
+        || is_titled(doc, link.node)
+        || heading_inside(doc, link.node).is_some()
+}
 
 /// Whether a word of the element's `class` or `id` starts with one of `keywords`.
 pub fn has_word(doc: &Document, node: NodeId, keywords: &[&str]) -> bool {

@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, heading_inside, is_heading,
-    is_titled, link_range, links_in, tag_path, title_of,
+    HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range,
+    links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -701,31 +701,10 @@ pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Can
     candidate.records.retain(|r| !elsewhere.contains(&r.container));
 }
 
-/// Most lead stories above a list: a hero and the two cards beside it. More headlines of the
-/// list's kind above it are a list of their own, which the candidates weigh.
-const MAX_LEADS: usize = 3;
-
-/// How many wrappers above the list's containers a lead story may sit: a theme's list is a
-/// grid in a container in a section, and the hero a section beside it.
-const LEAD_LEVELS: usize = 4;
-
-/// The shape of a post's address: its host and path with the last segment a wildcard and
-/// numeric segments (years, months, ids) any number: `/blog/*`, `/#/#/*`.
-fn url_shape(url: &Url) -> String {
-    let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
-    let mut shape = url.host_str().unwrap_or_default().to_string();
-    for (i, segment) in segments.iter().enumerate() {
-        shape.push('/');
-        if i + 1 == segments.len() {
-            shape.push('*');
-        } else if segment.bytes().all(|b| b.is_ascii_digit()) {
-            shape.push('#');
-        } else {
-            shape.push_str(segment);
-        }
-    }
-    shape
-}
+/// Most lead stories above a list: a hero and the three cards beside it, as news section
+/// fronts show them. More headlines of the list's kind above it are a list of their own, which
+/// the candidates weigh.
+const MAX_LEADS: usize = 4;
 
 /// Lead stories above the list: a hero or featured post that a magazine or news theme shows in
 /// a section of its own, marked up unlike the list's cards. In the list's region, before its
@@ -734,15 +713,7 @@ fn url_shape(url: &Url) -> String {
 /// too. Sidebars, menus and page headers are not searched; nor is anything after the list.
 pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate) {
     let Some(first) = candidate.records.iter().map(|r| r.start).min() else { return };
-    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
-    for url in candidate.headline_urls(links) {
-        *shapes.entry(url_shape(url)).or_default() += 1;
-    }
-    let Some((shape, count)) = shapes.into_iter().max_by_key(|&(_, count)| count) else { return };
-    // A shape only half the records share says nothing about a post's address.
-    if count * 2 <= candidate.records.len() {
-        return;
-    }
+    let Some(shape) = usual_url_shape(candidate.headline_urls(links), candidate.records.len()) else { return };
     let common = candidate.containers.iter().copied().reduce(|a, b| doc.common_ancestor(a, b)).unwrap_or(doc.root());
     // The hero often sits in a section of its own beside the list's section, a few wrappers up.
     let region =
@@ -758,12 +729,7 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate) {
         if !doc.contains(region, link.node) || !link.is_headline() || urls.contains(&link.url) {
             continue;
         }
-        // A heading or title that holds links to other pages too is a row of tabs or a menu.
-        let alone = |a: NodeId| link_range(links, a, doc.node(a).end).all(|i| links[i].url == link.url);
-        let marked = doc.ancestors(link.node).take(3).any(|a| (is_heading(doc, a) || is_titled(doc, a)) && alone(a))
-            || is_titled(doc, link.node)
-            || heading_inside(doc, link.node).is_some();
-        if !marked || url_shape(&link.url) != shape || outside(link.node) {
+        if !marked_as_title(doc, links, link) || url_shape(&link.url) != shape || outside(link.node) {
             continue;
         }
         // The lead's element: the largest one around it that holds no other post (a link of

@@ -790,6 +790,7 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
         list.records.iter().filter_map(|r| r.headline.map(|h| view.links[h].url.clone())).collect()
     };
     links.extend(headline_urls(&candidates[best].list));
+    let best_shape = record::usual_url_shape(links.iter(), candidates[best].list.records.len());
     for &c in &order[1..] {
         let candidate = &candidates[c];
         let urls = headline_urls(&candidate.list);
@@ -813,7 +814,18 @@ fn select(view: &PageView, candidates: &mut [Candidate]) -> Vec<usize> {
         let same_kind = candidate.group == candidates[best].group
             && candidate.list.shape == candidates[best].list.shape
             && candidate.score >= 0.1 * best_score;
-        if same_list || sibling_list || same_kind {
+        // A lead story above the list (a newspaper section's top story, a featured post): one
+        // record before the list and near it, titled by a heading, leading to a page of the
+        // address shape the list's headlines share.
+        let lead = candidate.list.records.len() == 1
+            && container < best_container
+            && !view.doc.contains(container, best_container)
+            && view.doc.ancestors(best_container).take(record::LEAD_LEVELS).any(|a| view.doc.contains(a, container))
+            && best_shape.as_deref().is_some_and(|shape| record::url_shape(&urls[0]) == shape)
+            && candidate.list.records[0]
+                .headline
+                .is_some_and(|h| record::marked_as_title(view.doc, view.links, &view.links[h]));
+        if same_list || sibling_list || same_kind || lead {
             candidates[c].selected = true;
             links.extend(urls);
         }
