@@ -1010,8 +1010,14 @@ mod tests {
         let db = db("pattern yyyy-mm-dd hh:ff:ss\n").unwrap();
         let source = db.patterns[0].regex.as_str();
         assert!(source.contains("[0-9]") && !source.contains(r"\d"), "{source}");
-        // Arabic-Indic digits are digits to `\d`, not dates to us.
-        assert!(db.raw_matches("٢٠٢٠-٠١-٠٢ ١٢:٠٠:٠٠").is_empty());
+        // Devanagari digits are digits to `\d`, not dates to us; Arabic-Indic digits are read as
+        // the ASCII digits they stand for, at their own offsets in the text.
+        assert!(db.raw_matches("२०२०-०१-०२ १२:००:००").is_empty());
+        let text = "تاريخ ٢٠٢٠-٠١-٠٢ ١٢:٠٠:٠٠";
+        let found = db.raw_matches(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].start..found[0].end], "٢٠٢٠-٠١-٠٢ ١٢:٠٠:٠٠");
+        assert_eq!((found[0].fields.year, found[0].fields.month, found[0].fields.day), (Some(2020), Some(1), Some(2)));
     }
 
     #[test]
