@@ -236,7 +236,10 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             !dated_list || usual.as_deref().is_some_and(|g| groups_of(c).contains_key(g))
         });
         repeated::add_same_kind(doc, &repeated.links, &mut repeated.candidates[chosen]);
-        repeated::add_leads(doc, &repeated.links, &mut repeated.candidates[chosen]);
+        let dated = |start: NodeId, end: NodeId| {
+            nodes.get(nodes.partition_point(|n| n.node < start)).is_some_and(|n| n.node < end)
+        };
+        repeated::add_leads(doc, &repeated.links, &mut repeated.candidates[chosen], dated);
         repeated::drop_offsite_sections(doc, &repeated.links, &mut repeated.candidates[chosen]);
     }
     let extraction = match choice {

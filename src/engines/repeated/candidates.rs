@@ -710,10 +710,13 @@ const MAX_LEADS: usize = 4;
 /// a section of its own, marked up unlike the list's cards. In the list's region, before its
 /// first record, a headline marked as a title (in or around a heading, a title class) that
 /// leads to a new page of the address shape most of the records' headlines share is a record
-/// too. Sidebars, menus and page headers are not searched; nor is anything after the list.
-pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate) {
+/// too, if it shows a date where the records show theirs (`dated` says whether a range of
+/// nodes holds a date). Sidebars, menus and page headers are not searched; nor is anything after the list.
+pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, dated: impl Fn(NodeId, NodeId) -> bool) {
     let Some(first) = candidate.records.iter().map(|r| r.start).min() else { return };
     let Some(shape) = usual_url_shape(candidate.headline_urls(links), candidate.records.len()) else { return };
+    // The lead of a list that dates its records shows its date too.
+    let dated_list = 2 * candidate.records.iter().filter(|r| dated(r.start, r.end)).count() > candidate.records.len();
     let common = candidate.containers.iter().copied().reduce(|a, b| doc.common_ancestor(a, b)).unwrap_or(doc.root());
     // The hero often sits in a section of its own beside the list's section, a few wrappers up.
     let region =
@@ -742,6 +745,9 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate) {
                 break;
             }
             element = parent;
+        }
+        if dated_list && !dated(element, doc.node(element).end) {
+            continue;
         }
         urls.insert(&link.url);
         let container = doc.parent(element).unwrap_or(region);
