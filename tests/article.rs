@@ -1043,3 +1043,25 @@ fn a_standfirst_set_as_a_subheading_under_the_headline_is_kept() {
     assert!(text.starts_with("Councillors put off the vote"), "{text}");
     assert!(text.contains("Paragraph 5 about the bridge"), "{text}");
 }
+
+#[test]
+fn blocks_named_by_data_component_are_read_like_classes() {
+    // Component-built news pages name their blocks with `data-component` instead of classes:
+    // the byline block and the related stories after the text are no part of it.
+    let paragraphs: String = (1..=5)
+        .map(|i| format!(r#"<div data-component="text-block"><p>Paragraph {i} about the bridge: the council met on a rainy evening, heard the residents and weighed the costs of the new bridge against the old ferry.</p></div>"#))
+        .collect();
+    let html = format!(
+        r#"<html><body><main><article><div data-component="headline-block"><h1>Bridge vote delayed</h1></div>
+        <div data-component="byline-block"><ul><li>Author, Ann Lee</li><li>Role, Town reporter</li></ul></div>
+        {paragraphs}<section data-component="related-content"><h2>Related</h2><ul>
+        <li><a href="/news/ferry">Ferry timetable changes again</a> <span>3 days ago</span></li>
+        <li><a href="/news/mill">The old mill reopens as a museum</a> <span>5 days ago</span></li></ul></section></article></main></body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about") && text.contains("Paragraph 5 about"), "{text}");
+    let left: Vec<&str> =
+        ["Ann Lee", "Town reporter", "Ferry timetable", "old mill"].into_iter().filter(|b| text.contains(b)).collect();
+    assert!(left.is_empty(), "{left:?} in {text}");
+}

@@ -457,11 +457,13 @@ pub fn names_may_hold(doc: &Document, node: NodeId, names: &Regex) -> bool {
     ["class", "id"].iter().any(|a| doc.attr(node, a).is_some_and(|v| names.is_match(v)))
 }
 
-/// The words of an element's `class` and `id`, lower-case, split at non-letters and at
-/// camelCase humps (`relatedPosts` → `related`, `posts`).
+/// The words of an element's `class`, `id` and component name (`data-component`, which
+/// component-built news sites name their blocks with instead of classes: `byline-block`,
+/// `related-content`), lower-case, split at non-letters and at camelCase humps
+/// (`relatedPosts` → `related`, `posts`).
 pub fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
     let mut words = Vec::new();
-    for attr in ["class", "id"] {
+    for attr in ["class", "id", "data-component"] {
         let Some(value) = doc.attr(node, attr) else { continue };
         let mut word = String::new();
         let mut previous_lower = false;
