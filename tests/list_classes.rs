@@ -616,9 +616,7 @@ fn a_soft_hyphen_is_no_part_of_a_title() {
         })
         .collect();
     let page = format!("<html><body>{HEADER}<main>{teasers}</main>{FOOTER}</body></html>");
-    let want: Vec<(String, String, String)> =
-        stories.iter().map(|(_, title, path, day)| (title.to_string(), path.to_string(), day.to_string())).collect();
-    assert_eq!(items(&page), want);
+    assert_eq!(items(&page), expected(&stories.map(|(_, title, path, day)| (title, path, day))));
 }
 
 /// (title, path) of each item `auto` finds.
@@ -741,9 +739,7 @@ fn a_lone_yesterday_among_hours_ago_dates_its_own_story() {
         .collect();
     let page =
         format!("<html><body>{HEADER}<main><h1>News</h1><ul class=\"list\">{rows}</ul></main>{FOOTER}</body></html>");
-    let want: Vec<(String, String, String)> =
-        stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
-    assert_eq!(items(&page), want);
+    assert_eq!(items(&page), expected(&stories.map(|(title, path, _, day)| (title, path, day))));
 }
 
 /// Arabic news sites write dates in Arabic-Indic digits (`٢٥ مايو ٢٠٢٤`, `٢٨/٠٥/٢٠٢٤`); they
@@ -763,9 +759,7 @@ fn dates_in_arabic_indic_digits_are_read() {
         })
         .collect();
     let page = format!(r#"<html lang="ar" dir="rtl"><body>{HEADER}<main>{rows}</main>{FOOTER}</body></html>"#);
-    let want: Vec<(String, String, String)> =
-        stories.iter().map(|(t, p, _, d)| (t.to_string(), p.to_string(), d.to_string())).collect();
-    assert_eq!(items(&page), want);
+    assert_eq!(items(&page), expected(&stories.map(|(title, path, _, day)| (title, path, day))));
 }
 
 /// A news section front shows its top story above the "Latest" list, in a section of its own

@@ -120,6 +120,18 @@ impl Candidate {
         self.factors.headlines >= 2 && self.score > 0.0
     }
 
+    /// Records found beside the list's own, with their containers, kept in page order.
+    fn add_records(&mut self, records: Vec<Record>) {
+        for record in records {
+            if !self.containers.contains(&record.container) {
+                self.containers.push(record.container);
+            }
+            self.records.push(record);
+        }
+        self.containers.sort();
+        self.records.sort_by_key(|r| r.start);
+    }
+
     /// The headline URLs of the records, in page order (repeats included).
     pub fn headline_urls<'l>(&self, links: &'l [Link]) -> impl Iterator<Item = &'l Url> + use<'l, '_> {
         self.records.iter().filter_map(|r| r.headline.map(|h| &links[h].url))
@@ -753,17 +765,9 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
         let container = doc.parent(element).unwrap_or(region);
         leads.push(Record { container, element, start: element, end: doc.node(element).end, headline: Some(h) });
     }
-    if leads.len() > MAX_LEADS {
-        return;
+    if leads.len() <= MAX_LEADS {
+        candidate.add_records(leads);
     }
-    for record in leads {
-        if !candidate.containers.contains(&record.container) {
-            candidate.containers.push(record.container);
-        }
-        candidate.records.push(record);
-    }
-    candidate.containers.sort();
-    candidate.records.sort_by_key(|r| r.start);
 }
 
 /// Records of the list's kind next to it: a featured first post in a wrapper of its own. In
@@ -815,12 +819,5 @@ pub fn add_same_kind(doc: &Document, links: &[Link], candidate: &mut Candidate) 
             i = doc.node(id).end.0;
         }
     }
-    for record in found {
-        if !candidate.containers.contains(&record.container) {
-            candidate.containers.push(record.container);
-        }
-        candidate.records.push(record);
-    }
-    candidate.containers.sort();
-    candidate.records.sort_by_key(|r| r.start);
+    candidate.add_records(found);
 }
