@@ -791,3 +791,22 @@ fn a_dated_top_story_above_the_latest_list_is_an_item() {
         .collect();
     assert_eq!(paths, POSTS.iter().map(|p| p.1.to_string()).collect::<Vec<_>>());
 }
+
+/// Notion-built sites show each page's emoji icon in its own element right against the title
+/// ("📄How I plan my week"): the icon is decoration, not the title's first word.
+#[test]
+fn an_icon_set_against_a_title_is_no_part_of_it() {
+    let cards: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<a href="{path}" class="collection-card"><div class="cover"><img src="/c.jpg" alt="Page cover image"></div>
+                <div class="content"><div class="property-title"><span class="icon">📄</span><span>{title}</span></div>
+                <div class="property-select"><span class="pill">Notes</span></div></div></a>"#
+            )
+        })
+        .collect();
+    let page =
+        format!("<html><body>{HEADER}<main><div class=\"collection\">{cards}</div></main>{FOOTER}</body></html>");
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}

@@ -161,7 +161,7 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
             continue;
         }
         let Some(url) = doc.attr(id, "href").and_then(|h| doc.resolve(h)) else { continue };
-        let mut text = doc.text(id);
+        let mut text = doc.text_without(id, |n| crate::engines::record::is_icon(doc, n));
         let image_only = text.is_empty();
         if image_only {
             let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));

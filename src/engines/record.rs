@@ -169,10 +169,19 @@ pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
 /// link.
 pub fn title_of(doc: &Document, link: &Link, date: Option<&TimeNode>) -> String {
     let shown = title_node(doc, link.node);
-    let text = if shown == link.node { link.text.clone() } else { doc.text(shown) };
+    let text = if shown == link.node { link.text.clone() } else { doc.text_without(shown, |n| is_icon(doc, n)) };
     match date.filter(|d| doc.contains(shown, d.node) && d.source != TimeSource::Attribute) {
         Some(date) => without_date(&text, date.date_text()),
         None => text,
+    }
+}
+
+/// An element of a title that shows only a symbol or two (an emoji page icon, a star): the
+/// page's decoration, set right against the title's first word.
+pub fn is_icon(doc: &Document, n: NodeId) -> bool {
+    doc.node(n).end.0 - n.0 <= 3 && {
+        let text = doc.text(n);
+        !text.is_empty() && text.chars().count() <= 3 && !text.chars().any(char::is_alphanumeric)
     }
 }
 
