@@ -810,3 +810,50 @@ fn an_icon_set_against_a_title_is_no_part_of_it() {
         format!("<html><body>{HEADER}<main><div class=\"collection\">{cards}</div></main>{FOOTER}</body></html>");
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
+
+/// Wire services list the latest stories by time of day under day headings. A heading whose
+/// day the times below it take is their day, not a record of its own, however few stories a
+/// day holds (two under the second heading here).
+#[test]
+fn day_headings_over_times_of_day_are_no_records_of_their_own() {
+    let day = |heading: &str, stories: &[(&str, &str, &str)]| {
+        let rows: String = stories
+            .iter()
+            .map(|(time, path, title)| {
+                format!(r#"<li><span class="time">{time}</span> <a href="{path}">{title}</a></li>"#)
+            })
+            .collect();
+        format!("<h2>{heading}</h2><ul>{rows}</ul>")
+    };
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Latest</h1>{}{}</main>{FOOTER}</body></html>",
+        day(
+            "Saturday, June 1, 2024",
+            &[
+                ("11:52", "/w/gas", "EU ministers agree on gas storage targets"),
+                ("11:31", "/w/nikkei", "Nikkei closes up on exporters"),
+                ("10:58", "/w/rates", "Central bank holds its rate"),
+                ("10:12", "/w/protest", "Opposition calls for a national protest"),
+            ]
+        ),
+        day(
+            "Friday, May 31, 2024",
+            &[
+                ("23:40", "/w/oil", "Oil steadies after output signal"),
+                ("19:05", "/w/quake", "Strong earthquake hits off the coast")
+            ]
+        )
+    );
+    let found: Vec<(String, String)> = items(&page).into_iter().map(|(_, path, day)| (path, day)).collect();
+    let want: Vec<(String, String)> = [
+        ("/w/gas", "2024-06-01"),
+        ("/w/nikkei", "2024-06-01"),
+        ("/w/rates", "2024-06-01"),
+        ("/w/protest", "2024-06-01"),
+        ("/w/oil", "2024-05-31"),
+        ("/w/quake", "2024-05-31"),
+    ]
+    .map(|(p, d)| (p.to_string(), d.to_string()))
+    .to_vec();
+    assert_eq!(found, want);
+}

@@ -106,7 +106,9 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
     let end = doc.len() as u32;
     let mut year_context: Option<i32> = None;
     // The day of the last day heading: the day of the times of day shown under it.
-    let mut day_context: Option<NaiveDate> = None;
+    // The day of the last day heading, and its index in `nodes`.
+    let mut day_context: Option<(NaiveDate, usize)> = None;
+    let mut dated_times: Vec<usize> = Vec::new();
     let mut i = 0u32;
     while i < end {
         let id = NodeId(i);
@@ -138,17 +140,27 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
                 if let Some(year) = year_context {
                     found.set_missing_year(year, db, context);
                 }
-                if let Some(day) = day_context {
-                    found.set_missing_day(day, db, context);
+                if let Some((day, heading)) = day_context
+                    && found.set_missing_day(day, db, context)
+                {
+                    dated_times.push(heading);
                 }
                 if is_day_heading(doc, id, &found) {
-                    day_context = Some(found.date.date_naive());
+                    day_context = Some((found.date.date_naive(), nodes.len()));
                 }
                 nodes.push(found);
             }
         }
         i += 1;
     }
+    // A day heading that gave its day to the times of day under it is their day, not a date of
+    // a record of its own (it would take the first post's headline and sections of two posts
+    // would read as a list of headings).
+    let mut index = 0;
+    nodes.retain(|_| {
+        index += 1;
+        !dated_times.contains(&(index - 1))
+    });
     let mut elements: Vec<NodeId> = nodes.iter().filter_map(|n| date_element(doc, n)).collect();
     elements.sort();
     elements.dedup();
@@ -350,8 +362,9 @@ impl TimeNode {
         });
     }
 
-    /// Give a time of day shown alone ("9:40 PM") the day of the day heading it is under.
-    fn set_missing_day(&mut self, day: NaiveDate, db: &TimePatternDb, context: &DateContext) {
+    /// Give a time of day shown alone ("9:40 PM") the day of the day heading it is under;
+    /// whether it was one.
+    fn set_missing_day(&mut self, day: NaiveDate, db: &TimePatternDb, context: &DateContext) -> bool {
         self.complete(db, context, |f| {
             let time_only = f.hour.is_some() && f.year.is_none() && f.year2.is_none() && f.month.is_none();
             let missing = time_only && f.day.is_none() && f.day_offset.is_none() && f.count.is_none() && !f.now;
@@ -359,23 +372,29 @@ impl TimeNode {
                 (f.year, f.month, f.day) = (Some(day.year()), Some(day.month()), Some(day.day()));
             }
             missing
-        });
+        })
     }
 
     /// Fill in what `fill` completes in each reading's fields, and read the date again unless
     /// an attribute gave it.
-    fn complete(&mut self, db: &TimePatternDb, context: &DateContext, mut fill: impl FnMut(&mut Fields) -> bool) {
+    fn complete(
+        &mut self,
+        db: &TimePatternDb,
+        context: &DateContext,
+        mut fill: impl FnMut(&mut Fields) -> bool,
+    ) -> bool {
         let mut changed = false;
         for m in &mut self.readings {
             changed |= fill(&mut m.fields);
         }
         if !changed || self.from_attribute {
-            return;
+            return changed;
         }
         if let Some(parsed) = self.readings.first().and_then(|m| db.resolve(m, context)) {
             self.date = parsed.date;
             self.precision = parsed.precision;
         }
+        changed
     }
 }
 
