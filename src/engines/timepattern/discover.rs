@@ -105,10 +105,11 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
     let mut nodes = Vec::new();
     let end = doc.len() as u32;
     let mut year_context: Option<i32> = None;
-    // The day of the last day heading: the day of the times of day shown under it.
-    // The day of the last day heading, and its index in `nodes`.
+    // The day of the last day heading (the day of the times of day shown under it), and the
+    // heading's index in `nodes`.
     let mut day_context: Option<(NaiveDate, usize)> = None;
-    let mut dated_times: Vec<usize> = Vec::new();
+    // Indexes in `nodes` of the day headings that gave their day to a time, ascending, once each.
+    let mut day_headings: Vec<usize> = Vec::new();
     let mut i = 0u32;
     while i < end {
         let id = NodeId(i);
@@ -143,7 +144,9 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
                 if let Some((day, heading)) = day_context
                     && found.set_missing_day(day, db, context)
                 {
-                    dated_times.push(heading);
+                    if day_headings.last() != Some(&heading) {
+                        day_headings.push(heading);
+                    }
                 }
                 if is_day_heading(doc, id, &found) {
                     day_context = Some((found.date.date_naive(), nodes.len()));
@@ -159,7 +162,7 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
     let mut index = 0;
     nodes.retain(|_| {
         index += 1;
-        !dated_times.contains(&(index - 1))
+        day_headings.binary_search(&(index - 1)).is_err()
     });
     let mut elements: Vec<NodeId> = nodes.iter().filter_map(|n| date_element(doc, n)).collect();
     elements.sort();
