@@ -143,10 +143,9 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
                 }
                 if let Some((day, heading)) = day_context
                     && found.set_missing_day(day, db, context)
+                    && day_headings.last() != Some(&heading)
                 {
-                    if day_headings.last() != Some(&heading) {
-                        day_headings.push(heading);
-                    }
+                    day_headings.push(heading);
                 }
                 if is_day_heading(doc, id, &found) {
                     day_context = Some((found.date.date_naive(), nodes.len()));
