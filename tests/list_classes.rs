@@ -857,3 +857,53 @@ fn day_headings_over_times_of_day_are_no_records_of_their_own() {
     .to_vec();
     assert_eq!(found, want);
 }
+
+/// Forum thread lists lay each thread out as a row of cells: the starter's avatar, the thread
+/// (title, starter, start date) and the latest post (its date and author). The cells are not
+/// items: each thread is one, dated by its start, under its title.
+#[test]
+fn the_cells_of_a_forum_row_are_one_thread() {
+    let rows: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(i, (title, path, day))| {
+            format!(
+                r#"<div class="thread"><div class="thread-cell thread-cell--icon"><a href="/members/user{i}/"><img src="/a/{i}.jpg" alt="user{i}"></a></div>
+                <div class="thread-cell thread-cell--main"><div class="title"><a href="{path}">{title}</a></div>
+                <div class="minor"><a href="/members/user{i}/">user{i}</a> <a href="{path}"><time>{}</time></a></div></div>
+                <div class="thread-cell thread-cell--meta">{} replies</div>
+                <div class="thread-cell thread-cell--latest"><a href="{path}latest"><time>Yesterday at {}:15 PM</time></a><div><a href="/members/rider{i}/">rider{i}</a></div></div></div>"#,
+                long_date(day),
+                i * 3 + 1,
+                i + 1
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Repair</h1><div class=\"threads\">{rows}</div></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+}
+
+/// The same in a table (phpBB and many older boards): title and starter in one cell, the last
+/// post's link, date and author in another. A separator glyph before a date (`» May 20, 2024`)
+/// does not make it a worse date than the last post's plain one.
+#[test]
+fn the_cells_of_a_table_row_are_one_thread_dated_by_its_start() {
+    let rows: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(i, (title, path, day))| {
+            format!(
+                r#"<tr><td><a href="{path}?t={i}">{title}</a><br>by <a href="/memberlist.php?u={i}">user{i}</a> » {}</td>
+                <td>{}</td><td><a href="{path}?t={i}&amp;view=last">May 31, 2024</a><br>by <a href="/memberlist.php?u=9{i}">rider{i}</a></td></tr>"#,
+                long_date(day),
+                i * 3 + 1
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><table class=\"topics\"><tr><th>Topic</th><th>Replies</th><th>Last post</th></tr>{rows}</table></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&page), expected(&POSTS));
+}

@@ -153,7 +153,7 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
         .candidates
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.is_list())
+        .filter(|(_, c)| c.is_list() && !(dated_list && splits_dated_records(c, &repeated.links, &dated)))
         .map(|(index, candidate)| {
             let urls: HashSet<Url> = candidate.headline_urls(&repeated.links).map(without_fragment).collect();
             let common = urls.intersection(&dated).count() as f32;
@@ -301,6 +301,39 @@ fn lone_post(
 
 /// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
 /// a vote.
+/// Containers a candidate must have to show a layout of rows (two could be chance).
+const MIN_ROWS: usize = 3;
+
+/// Whether a candidate's records are the cells of the dated list's rows (no list of items): it has several
+/// containers holding the same number (two or more) of its records each, and where a container
+/// holds a dated item's headline it holds one, always at the same place (a forum's row of
+/// avatar, thread and latest-post cells; a table row's title and author links). Containers
+/// without one are other columns of the rows (the last post's link and author), so at most
+/// half of them. Cards in the rows of a grid are dated at every place, or at places that vary.
+fn splits_dated_records(candidate: &Candidate, links: &[Link], dated: &HashSet<Url>) -> bool {
+    let mut rows: BTreeMap<NodeId, Vec<&Record>> = BTreeMap::new();
+    for record in &candidate.records {
+        rows.entry(record.container).or_default().push(record);
+    }
+    // Records added beside the list (one a container) are no row.
+    let rows: Vec<&Vec<&Record>> = rows.values().filter(|cells| cells.len() >= 2).collect();
+    let Some(width) = rows.first().map(|cells| cells.len()) else { return false };
+    if rows.iter().any(|cells| cells.len() != width) {
+        return false;
+    }
+    let is_dated = |record: &Record| record.headline.is_some_and(|h| dated.contains(&without_fragment(&links[h].url)));
+    let (mut place, mut dated_rows) = (None, 0);
+    for cells in &rows {
+        let mut dated_places = (0..width).filter(|&i| is_dated(cells[i]));
+        match (dated_places.next(), dated_places.next()) {
+            (None, _) => continue,
+            (Some(first), None) if *place.get_or_insert(first) == first => dated_rows += 1,
+            _ => return false,
+        }
+    }
+    dated_rows >= MIN_ROWS && dated_rows * 2 >= rows.len()
+}
+
 fn vote_factor(vote: Option<f32>) -> f32 {
     match vote {
         None => 1.0,
