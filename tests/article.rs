@@ -1065,3 +1065,44 @@ fn blocks_named_by_data_component_are_read_like_classes() {
         ["Ann Lee", "Town reporter", "Ferry timetable", "old mill"].into_iter().filter(|b| text.contains(b)).collect();
     assert!(left.is_empty(), "{left:?} in {text}");
 }
+
+#[test]
+fn a_short_dek_right_under_the_headline_is_kept() {
+    // Deks are often one sentence, shorter than a lead read anywhere else must be: right under
+    // the headline (in the article's `<header>`, in a head block with breadcrumbs, or set as
+    // an `<h2>`) one full sentence is the dek. An author box there is not.
+    let dek = "Councillors put off the bridge vote to publish the tender first.";
+    let heads = [
+        format!(
+            r#"<header><h1>Bridge vote delayed</h1><p class="dek">{dek}</p><div class="byline">By Ann Lee · May 3, 2024</div></header>"#
+        ),
+        format!(
+            r#"<div class="head"><nav class="crumbs"><a href="/">Home</a> › <a href="/politics">Politics</a></nav>
+            <h1>Bridge vote delayed</h1><div class="summary">{dek}</div><div class="byline">By Ann Lee</div></div>"#
+        ),
+        format!(
+            r#"<h1>Bridge vote delayed</h1><h2 class="subtitle">{dek}</h2><p class="meta">By Ann Lee · May 3, 2024</p>"#
+        ),
+    ];
+    for head in heads {
+        let html = format!(
+            r#"<html><body><header><a href="/">Town News</a></header><main><article>{head}
+            <div class="article-body">{}</div></article></main><footer>© 2024 Town News</footer></body></html>"#,
+            prose("the bridge", 4)
+        );
+        let text =
+            article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+        assert!(text.starts_with(dek), "{head}: {text}");
+        assert!(text.contains("Paragraph 4 about the bridge"), "{text}");
+    }
+    let html = format!(
+        r#"<html><body><main><article><h1>Bridge vote delayed</h1><div class="meta-info"><h4 class="author">Ann Lee</h4>
+        <div class="author-dropdown"><div class="description"><p>Ann Lee is a reporter at Town News, where she covers the
+        council, planning and transport. Before that she wrote for the county paper.</p></div></div>
+        <div class="post-time">posted 35 mins ago</div></div><div class="article-body">{}</div></article></main></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(!text.contains("Ann Lee is a reporter"), "an author box is no dek: {text}");
+}

@@ -692,6 +692,10 @@ const SHORT_RESULT_CHARS: usize = 100;
 /// Shortest standfirst: a sentence or two, not a label, a byline or a one-line call to sign up
 /// or chat (one the page's description repeats may be shorter).
 const LEAD_MIN_CHARS: usize = 120;
+/// Shortest standfirst set right under the headline (the element after it, or after the
+/// wrapper the headline is alone in): one full sentence, about ten words. Its place makes it
+/// the dek; the sentence's closing stop tells it from a byline or a label.
+const DEK_MIN_CHARS: usize = 50;
 /// Longest share of a lead's text inside links: a standfirst is prose, a "read also" is not.
 const LEAD_MAX_LINK_SHARE: f64 = 0.3;
 
@@ -707,11 +711,24 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     let Some(first) = content.text.split("\n\n").find(|p| p.chars().count() >= 20) else { return content };
     let first_head: String = first.chars().take(40).collect();
     let description_key = landmarks.description.map(title_key).filter(|k| k.len() >= 40);
-    let is_lead = |text: &str, link_chars: usize| {
+    let dek = dek_place(doc, title);
+    // The dek is the first block of text there (a wrapper's later blocks are bylines, share
+    // boxes and promotions).
+    let dek_block = dek.and_then(|d| {
+        let text = doc
+            .descendants(d)
+            .find(|&n| doc.is_content_text(n) && !doc.text_node(n).unwrap_or_default().trim().is_empty())?;
+        doc.ancestors(text).take_while(|&a| doc.contains(d, a)).find(|&a| doc.tag(a).is_some_and(is_block))
+    });
+    let is_lead = |text: &str, link_chars: usize, under_headline: bool| {
         let chars = text.chars().count();
-        let prose = chars >= LEAD_MIN_CHARS
-            && (link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
-            && text.contains(['.', '!', '?', '。', '！', '？']);
+        let prose = if under_headline {
+            chars >= DEK_MIN_CHARS && link_chars == 0 && text.trim_end().ends_with(SENTENCE_STOPS)
+        } else {
+            chars >= LEAD_MIN_CHARS
+                && (link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
+                && text.contains(SENTENCE_STOPS)
+        };
         let described = description_key.as_ref().is_some_and(|d| {
             let key = title_key(text);
             key.len() >= 40 && (d.contains(&key) || key.contains(d.as_str()))
@@ -734,7 +751,9 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     while (i as usize) < doc.len() {
         let n = NodeId(i);
         if doc.is_element(n) {
-            i = if excluded_from_lead(doc, n, marks) { doc.node(n).end.0 } else { i + 1 };
+            // A dek set as a subheading is read, unless pruning dropped it.
+            let read_dek = Some(n) == dek && marks[n.index()] != Mark::Drop;
+            i = if !read_dek && excluded_from_lead(doc, n, marks) { doc.node(n).end.0 } else { i + 1 };
             continue;
         }
         i += 1;
@@ -745,7 +764,8 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
         let nearest_block = doc.ancestors(n).find(|&a| doc.tag(a).is_some_and(is_block));
         if nearest_block != block {
             let lead = dom::collapse_whitespace(&paragraph);
-            if is_lead(&lead, link_chars) {
+            let under_headline = block.is_some() && block == dek_block;
+            if is_lead(&lead, link_chars, under_headline) {
                 leads.push(lead);
             }
             paragraph.clear();
@@ -795,6 +815,29 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
     content.html = format!("{html}{}", content.html);
     content.text = format!("{}\n\n{}", leads.join("\n\n"), content.text);
     content
+}
+
+/// Sentence stops of the scripts the corpus holds.
+const SENTENCE_STOPS: [char; 7] = ['.', '!', '?', '。', '！', '？', '…'];
+
+/// The element right under the headline, where a dek goes: the headline's next element, or
+/// the next element of the wrapper the headline is alone in (`<div class="title"><h1>`).
+fn dek_place(doc: &Document, title: NodeId) -> Option<NodeId> {
+    let next_element = |n: NodeId| {
+        let parent = doc.parent(n)?;
+        let siblings = doc.children(parent);
+        let at = siblings.iter().position(|&c| c == n)?;
+        siblings[at + 1..].iter().copied().find(|&c| doc.is_element(c))
+    };
+    let alone = |n: NodeId| {
+        doc.parent(n)
+            .is_some_and(|p| doc.children(p).iter().filter(|&&c| doc.is_element(c) && doc.has_text(c)).count() == 1)
+    };
+    let mut at = title;
+    while next_element(at).is_none() && alone(at) {
+        at = doc.parent(at)?;
+    }
+    next_element(at).filter(|&n| !doc.is_tag(n, "h1"))
 }
 
 /// Elements whose text is no lead: what pruning dropped, headings, media, captions, controls.
