@@ -735,7 +735,11 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
         });
         // A pull quote repeats a sentence of the text.
         let head: String = text.chars().take(40).collect();
-        (prose || described) && !content.text.contains(&head)
+        // A subheading is the dek only as a sentence: as a phrase that the description
+        // repeats, it is the page's subtitle (its tagline), not text of the article.
+        let subheading =
+            under_headline && dek.is_some_and(|d| matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6")));
+        (prose || (described && !subheading)) && !content.text.contains(&head)
     };
     // One pass in document order from the headline's end to the block where the main text
     // starts (the first block whose text begins as the main text's first paragraph does),
