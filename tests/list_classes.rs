@@ -907,3 +907,29 @@ fn the_cells_of_a_table_row_are_one_thread_dated_by_its_start() {
     );
     assert_eq!(items(&page), expected(&POSTS));
 }
+
+/// Video grids show each video's length over its picture (`8:17`) and its age below ("2 days
+/// ago"). A time of day with no day is the weaker date: beside dates that name the day, it is
+/// a length, and the ages date the videos.
+#[test]
+fn a_video_s_length_is_no_time_of_day() {
+    let videos = [
+        ("Testing 10 cheap soldering irons", "/watch/a1", "8:17", "2 days ago", "2024-05-30"),
+        ("Why this bridge design failed", "/watch/a2", "13:34", "4 days ago", "2024-05-28"),
+        ("Restoring a 1970s radio", "/watch/a3", "18:51", "6 days ago", "2024-05-26"),
+        ("The simplest 3D printer upgrade", "/watch/a4", "3:08", "1 week ago", "2024-05-25"),
+    ];
+    let cards: String = videos
+        .iter()
+        .map(|(title, path, length, age, _)| {
+            format!(
+                r#"<div class="item"><a href="{path}"><img src="/t.jpg" alt=""><span class="overlay">{length}</span></a>
+                <h3><a href="{path}">{title}</a></h3><div class="meta"><span>120K views</span> <span>{age}</span></div></div>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Videos</h1><div id=\"contents\">{cards}</div></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&page), expected(&videos.map(|(title, path, _, _, day)| (title, path, day))));
+}

@@ -348,6 +348,21 @@ fn is_day_heading(doc: &Document, id: NodeId, found: &TimeNode) -> bool {
 }
 
 impl TimeNode {
+    /// Whether the page shows a time of day and no day (`8:17`): its day is the clock's.
+    pub fn shows_no_day(&self) -> bool {
+        self.readings.first().is_some_and(|m| {
+            let f = &m.fields;
+            f.hour.is_some()
+                && f.year.is_none()
+                && f.year2.is_none()
+                && f.month.is_none()
+                && f.day.is_none()
+                && f.day_offset.is_none()
+                && f.count.is_none()
+                && !f.now
+        })
+    }
+
     /// The part of the node's text that is the date ("May 20, 2024" of "May 20, 2024 - Title").
     pub fn date_text(&self) -> &str {
         self.readings.first().and_then(|m| self.text.get(m.start..m.end)).unwrap_or(&self.text)

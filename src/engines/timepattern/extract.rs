@@ -666,12 +666,19 @@ impl PageView<'_> {
             let anchors: Vec<&TimeNode> = items.iter().filter_map(|r| r.anchor).map(|a| &self.nodes[a]).collect();
             let coarse = anchors.iter().filter(|n| n.precision < Precision::Day).count();
             let hidden = anchors.iter().filter(|n| n.source == TimeSource::Attribute).count();
+            let dayless = anchors.iter().filter(|n| n.shows_no_day()).count();
             let mut factor = 1.0;
             if coarse * 2 > anchors.len() {
                 factor *= 0.4;
             }
             if hidden * 2 > anchors.len() {
                 factor *= 0.7;
+            }
+            // A time of day with no day takes its day from the clock. A list of such times
+            // alone is today's; beside dates that name the day in the same records, the times
+            // are a video's length or a clock's, and those dates are the items'.
+            if dayless * 2 > anchors.len() {
+                factor *= 0.8;
             }
             factor
         };
