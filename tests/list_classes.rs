@@ -933,3 +933,35 @@ fn a_video_s_length_is_no_time_of_day() {
     );
     assert_eq!(items(&page), expected(&videos.map(|(title, path, _, _, day)| (title, path, day))));
 }
+
+/// Calendars and ticket shops show coming events without their year ("Sun, Jun 9 • 6:00 PM").
+/// Their dates run forward down the page, into the next year; a news list's run back and stay
+/// in the past.
+#[test]
+fn year_less_dates_of_a_list_running_forward_are_coming() {
+    let events = [
+        ("Rust meetup: async in practice", "/e/rust-meetup", "Sun, Jun 9 • 6:00 PM", "2024-06-09"),
+        ("Pitch night, summer edition", "/e/pitch-night", "Fri, Jul 19 • 7:30 PM", "2024-07-19"),
+        ("Winter concert", "/e/winter-concert", "Sat, Dec 14 • 8:00 PM", "2024-12-14"),
+        ("New year's run", "/e/new-year-run", "Thu, Jan 2 • 9:00 AM", "2025-01-02"),
+    ];
+    let cards = |list: &[(&str, &str, &str, &str)]| -> String {
+        list.iter()
+            .map(|(title, path, when, _)| {
+                format!(r#"<li><div class="card"><a href="{path}"><h3>{title}</h3></a><p>{when}</p><p>The Hall</p></div></li>"#)
+            })
+            .collect()
+    };
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Upcoming events</h1><ul>{}</ul></main>{FOOTER}</body></html>",
+        cards(&events)
+    );
+    assert_eq!(items(&page), expected(&events.map(|(title, path, _, day)| (title, path, day))));
+    let news = [
+        ("Council passes the budget", "/n/budget", "May 30", "2024-05-30"),
+        ("Bridge reopens", "/n/bridge", "May 12", "2024-05-12"),
+        ("Library extends its hours", "/n/library", "Dec 20", "2023-12-20"),
+    ];
+    let page = format!("<html><body>{HEADER}<main><h1>News</h1><ul>{}</ul></main>{FOOTER}</body></html>", cards(&news));
+    assert_eq!(items(&page), expected(&news.map(|(title, path, _, day)| (title, path, day))));
+}

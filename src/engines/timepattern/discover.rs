@@ -612,9 +612,58 @@ pub fn group(nodes: &mut [TimeNode], db: &TimePatternDb, context: &DateContext, 
             }
         }
     }
+    for group in &groups {
+        roll_upcoming_forward(&group.nodes, nodes, db, context);
+    }
     // Page order of groups: by their first node.
     groups.sort_by_key(|g| g.nodes[0]);
     groups
+}
+
+/// The fewest dates that make a group's order tell an upcoming list from a news list.
+const MIN_UPCOMING_DATES: usize = 3;
+/// How far ahead an upcoming list's first date may lie: a calendar or a programme starts with
+/// the next weeks' events, and an archive read oldest first starts far back.
+const UPCOMING_FIRST_DAYS: i64 = 62;
+
+/// A date without its year is the latest such date not after today, which news and archives
+/// need; a calendar's, a programme's or a ticket shop's are coming. Their dates run forward
+/// down the page (a news list runs back), so a group of year-less dates in ascending order whose
+/// first date comes within weeks is read forward: the first from the last week on, each next
+/// one not before the one above it (December, then January of the next year).
+fn roll_upcoming_forward(members: &[usize], nodes: &mut [TimeNode], db: &TimePatternDb, context: &DateContext) {
+    let yearless = |n: &TimeNode| {
+        !n.from_attribute
+            && n.readings.first().is_some_and(|m| {
+                m.fields.year.is_none()
+                    && m.fields.year2.is_none()
+                    && m.fields.month.is_some()
+                    && m.fields.day.is_some()
+            })
+    };
+    if members.len() < MIN_UPCOMING_DATES || !members.iter().all(|&i| yearless(&nodes[i])) {
+        return;
+    }
+    let days: Vec<NaiveDate> = members.iter().map(|&i| nodes[i].date.date_naive()).collect();
+    if days.windows(2).any(|w| w[1] < w[0]) || days.first() == days.last() {
+        return;
+    }
+    let today = context.now.date_naive();
+    let on_or_after = |from: NaiveDate, day: NaiveDate| {
+        (from.year()..=from.year() + 1)
+            .filter_map(|y| NaiveDate::from_ymd_opt(y, day.month(), day.day()))
+            .find(|d| *d >= from)
+    };
+    let Some(first) = on_or_after(today - chrono::Duration::days(7), days[0]) else { return };
+    if (first - today).num_days() > UPCOMING_FIRST_DAYS {
+        return;
+    }
+    let mut previous = first;
+    for (&i, &day) in members.iter().zip(&days) {
+        let Some(rolled) = on_or_after(previous, day) else { return };
+        nodes[i].set_missing_year(rolled.year(), db, context);
+        previous = rolled;
+    }
 }
 
 #[cfg(test)]
