@@ -965,3 +965,27 @@ fn year_less_dates_of_a_list_running_forward_are_coming() {
     let page = format!("<html><body>{HEADER}<main><h1>News</h1><ul>{}</ul></main>{FOOTER}</body></html>", cards(&news));
     assert_eq!(items(&page), expected(&news.map(|(title, path, _, day)| (title, path, day))));
 }
+
+/// Job boards label each posting's age ("Posted Today", "Posted 3 days ago", "Just posted"):
+/// the label says what the date is, and is no part of a date line's text that makes it prose.
+#[test]
+fn a_posted_label_before_a_relative_day_keeps_the_day() {
+    let jobs = [
+        ("Data Engineer", "/jobs/data-engineer", "Just posted", "2024-06-01"),
+        ("Site Reliability Engineer", "/jobs/sre", "Posted Today", "2024-06-01"),
+        ("Frontend Developer", "/jobs/frontend", "Posted 1 day ago", "2024-05-31"),
+        ("Product Designer", "/jobs/designer", "Posted 3 days ago", "2024-05-29"),
+    ];
+    let rows: String = jobs
+        .iter()
+        .map(|(title, path, age, _)| {
+            format!(
+                r#"<li class="job"><h2><a href="{path}">{title}</a></h2><div class="company">Umbrella Health · Remote</div>
+                <div class="meta"><span class="date">{age}</span></div></li>"#
+            )
+        })
+        .collect();
+    let page =
+        format!("<html><body>{HEADER}<main><h1>Jobs</h1><ul class=\"jobs\">{rows}</ul></main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&jobs.map(|(title, path, _, day)| (title, path, day))));
+}

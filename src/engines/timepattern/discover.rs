@@ -417,10 +417,17 @@ impl TimeNode {
 
 /// The share of a text's letters and digits that the date match holds. Punctuation and symbols
 /// are not counted: the separators sites set beside a date (`» Nov 17, 2026`, `· 3 days ago`,
-/// `(2024)`) are decoration, and they made a date less pure than its neighbour's.
+/// `(2024)`) are decoration, and they made a date less pure than its neighbour's. Nor is a
+/// label that opens the text and says what the date is ("Posted today", "Updated: May 3").
 fn purity(text: &str, m: &RawMatch) -> f32 {
     let counted = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).count();
-    counted(&text[m.start..m.end]) as f32 / counted(text).max(1) as f32
+    let head = text[..m.start].trim().trim_end_matches([':', '：']).trim_end().to_lowercase();
+    let label = if PUBLISHED_LABELS.contains(&head.as_str()) || MODIFIED_LABELS.contains(&head.as_str()) {
+        counted(&head)
+    } else {
+        0
+    };
+    counted(&text[m.start..m.end]) as f32 / (counted(text) - label).max(1) as f32
 }
 
 fn visible_date(
