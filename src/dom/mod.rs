@@ -27,7 +27,7 @@ pub use limits::estimate_depth;
 pub enum DomError {
     #[error("page is {size} bytes, more than the limit of {limit} bytes")]
     TooLarge { size: usize, limit: usize },
-    #[error("page nests elements about {depth} deep, more than the limit of {limit}")]
+    #[error("page nests elements at least {depth} deep, more than the limit of {limit}")]
     TooDeep { depth: usize, limit: usize },
 }
 
@@ -162,7 +162,7 @@ pub fn parse(bytes: &[u8], url: &Url, options: &ParseOptions) -> Result<Document
     if bytes.len() > options.max_bytes {
         return Err(DomError::TooLarge { size: bytes.len(), limit: options.max_bytes });
     }
-    let depth = estimate_depth(bytes);
+    let depth = estimate_depth(bytes, options.max_depth);
     if depth > options.max_depth {
         return Err(DomError::TooDeep { depth, limit: options.max_depth });
     }
