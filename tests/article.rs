@@ -603,6 +603,32 @@ fn dates_in_script_data_beside_the_headline_are_not_shown_dates() {
     assert_eq!((art.published, art.modified), (None, None));
 }
 
+/// Class "dateline in the lead": news agencies and newspapers open a story with its place and
+/// day ("SPRINGFIELD, Oct. 7, 2025 — …", "BERLIN, March 3 (Reuters) - …"), often the only date
+/// the page shows.
+#[test]
+fn a_wire_dateline_opening_the_story_dates_it() {
+    let story = |lead: &str| {
+        format!(
+            r#"<html><body><article><h1>Water rates to rise</h1><p class="byline">By Lena Cho, Staff Reporter</p>
+            <div class="entry"><p>{lead} The regional water utility will raise rates by 6.5 percent next year to pay
+            for replacing lead service lines, its board decided after a long hearing.</p>{}</div></article></body></html>"#,
+            prose("the rates", 2)
+        )
+    };
+    let read = |lead: &str, fetched: Option<&str>| {
+        let fetched = fetched.map(|f| chrono::DateTime::parse_from_rfc3339(f).unwrap());
+        let doc = page("https://wire.example/news/rates", &story(lead));
+        day(article::extract(&doc, &Hints { fetched, ..Hints::default() }).published)
+    };
+    assert_eq!(read("SPRINGFIELD, Oct. 7, 2025 —", None), ymd(2025, 10, 7));
+    // Without its year, the day is the last one before the fetch.
+    assert_eq!(read("BERLIN, March 3 (Reuters) -", Some("2025-03-04T08:00:00Z")), ymd(2025, 3, 3));
+    // A place and a comma opening a sentence date nothing; nor does a date inside the lead.
+    assert_eq!(read("Springfield, a town of 40,000 people –", None), None);
+    assert_eq!(read("On Oct. 7, 2025 the board met —", None), None);
+}
+
 #[test]
 fn a_long_byline_that_says_posted_dates_the_page() {
     // WordPress's classic byline runs past a byline's length, and says which date it gives.

@@ -551,7 +551,9 @@ fn datelines(
             // June 7th, 2020 at 10:15 am and is filed under…") may run past a byline's length.
             let published_at = published_word(&lower);
             let long_published = max == BYLINE_MAX_CHARS && chars <= PUBLISHED_LINE_MAX_CHARS;
-            if chars > max && !(long_published && published_at.is_some()) {
+            // A story's first paragraph may open with its dateline.
+            let opening = (max == DATELINE_MAX_CHARS && chars > max).then(|| wire_dateline(text)).flatten();
+            if chars > max && opening.is_none() && !(long_published && published_at.is_some()) {
                 continue;
             }
             if ANY_COPYRIGHT_MARK.is_match(&lower) {
@@ -560,7 +562,8 @@ fn datelines(
             // A line that says "published" gives the date after that word, whatever else it
             // dates ("Updated June 9 · Published June 7").
             let said = published_at.and_then(|_| published_line_date(text, &lower, lang, fetched));
-            let date = said.or_else(|| {
+            let opened = opening.and_then(|day| read_shown_date(day, lang, fetched));
+            let date = said.or(opened).or_else(|| {
                 (chars <= max)
                     .then(|| {
                         *written[i - from].get_or_insert_with(|| {
@@ -596,6 +599,30 @@ fn datelines(
         }
     }
     shown
+}
+
+/// How far into a paragraph a wire dateline may run ("NEW YORK, Sept. 30, 2025 (Reuters) —").
+const WIRE_DATELINE_MAX_CHARS: usize = 60;
+/// Longest place name of a wire dateline ("RIO DE JANEIRO", "SAN JUAN, Puerto Rico" is cut at
+/// its comma and then reads no date: a miss, not a wrong date).
+const WIRE_PLACE_MAX_CHARS: usize = 30;
+
+/// The day of a wire dateline opening a story: a place, a comma, the day, perhaps the agency
+/// in brackets, and a dash: "SPRINGFIELD, Oct. 7, 2025 — The utility…", "BERLIN, March 3
+/// (Reuters) - …". Press style of the news agencies (AP, Reuters, AFP, dpa) followed by most
+/// newspapers, so it holds on news pages of any site; a paragraph merely opening with a
+/// place and a comma reads no date after it.
+fn wire_dateline(text: &str) -> Option<&str> {
+    let head_end = text.char_indices().nth(WIRE_DATELINE_MAX_CHARS).map_or(text.len(), |(i, _)| i);
+    let head = &text[..head_end];
+    let dash = head.find(['—', '–']).or_else(|| head.find(" - "))?;
+    let (place, rest) = head[..dash].split_once(',')?;
+    let place = place.trim();
+    let capital = place.chars().next().is_some_and(char::is_uppercase);
+    if !capital || place.chars().count() > WIRE_PLACE_MAX_CHARS || place.chars().any(char::is_numeric) {
+        return None;
+    }
+    rest.split('(').next().map(str::trim).filter(|day| !day.is_empty())
 }
 
 /// Longest text nodes read as a line that says it gives the publication; the date is read in
