@@ -603,6 +603,30 @@ fn dates_in_script_data_beside_the_headline_are_not_shown_dates() {
     assert_eq!((art.published, art.modified), (None, None));
 }
 
+/// Class "byline without a class": a line of the article's metadata under the headline (who
+/// wrote and reviewed it, when, how long it reads) is no text of the article, whatever its
+/// class; a sentence of the text with a dash and a date in it is.
+#[test]
+fn a_metadata_line_without_a_class_is_left_out_of_the_text() {
+    for meta in [
+        "Medically reviewed by Dr. Sara Lind, RD — Written by Mia Chen — Updated on April 18, 2025",
+        "By Ann Lee · June 7, 2020 · 4 min read",
+    ] {
+        let html = format!(
+            r#"<html><body><article><h1>Is oat milk healthy?</h1><p class="review">{meta}</p><div class="entry">
+            <p>The storm reached the coast on April 18, 2025 — two days before the forecast said it would.</p>
+            <h3>Day 3 · April 19, 2025</h3>{}</div>
+            </article></body></html>"#,
+            prose("oat milk", 3)
+        );
+        let art = article::extract(&page("https://health.example/oat-milk", &html), &Hints::default());
+        let text = art.content_text.unwrap_or_default();
+        assert!(!text.contains("Written by") && !text.contains("min read"), "{meta}: {text}");
+        assert!(text.contains("two days before the forecast") && text.contains("Day 3"), "{text}");
+        assert!(text.contains("oat milk"), "{text}");
+    }
+}
+
 /// Class "dateline in the lead": news agencies and newspapers open a story with its place and
 /// day ("SPRINGFIELD, Oct. 7, 2025 — …", "BERLIN, March 3 (Reuters) - …"), often the only date
 /// the page shows.

@@ -883,7 +883,7 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
             && chars > 0
             && stats.prose(&out, n) == 0;
-        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
+        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n) || is_meta_line(&out, n);
         let byline =
             author_key.as_deref().is_some_and(|a| chars <= a.len() + BYLINE_EXTRA_CHARS && is_byline(&out, n, a));
         if is_title_copy || boilerplate || link_only || dateline || byline {
@@ -977,6 +977,35 @@ fn is_dateline(doc: &Document, n: NodeId) -> bool {
     }
     let text = doc.text(n);
     text.chars().count() <= DATELINE_MAX_CHARS && super::date::read_visible_date(&text, None).is_some()
+}
+
+/// Longest line of an article's metadata (authors, reviewers, date, reading time).
+const META_LINE_MAX_CHARS: usize = 160;
+/// What separates the parts of a metadata line: the glyphs bylines put between author, date
+/// and reading time on every kind of site ("By Ann Lee · June 7, 2020 · 4 min read").
+const META_SEPARATORS: [char; 5] = ['—', '–', '|', '·', '•'];
+
+/// A block without blocks in it that is a line of the article's metadata: short parts between
+/// separators, one of them a date, and no sentence ("Medically reviewed by Dr. Sara Lind —
+/// Written by Mia Chen — Updated on April 18, 2025"), whatever its class, or none. A sentence
+/// of the text with a dash and a date in it ends with its stop.
+fn is_meta_line(doc: &Document, n: NodeId) -> bool {
+    // Not a heading: "Day 3 · April 18, 2025" heads a part of a diary.
+    if !matches!(doc.tag(n), Some("p" | "div" | "span")) {
+        return false;
+    }
+    let text = doc.text(n);
+    let text = text.trim();
+    if text.chars().count() > META_LINE_MAX_CHARS
+        || text.ends_with(SENTENCE_STOPS)
+        || doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block))
+    {
+        return false;
+    }
+    let parts: Vec<&str> = text.split(META_SEPARATORS).map(str::trim).filter(|p| !p.is_empty()).collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| p.chars().count() <= DATELINE_MAX_CHARS)
+        && parts.iter().any(|p| super::date::read_visible_date(p, None).is_some())
 }
 
 /// A block that only names the author: `Jane Doe`, `By Jane Doe -`, `Jane Doe, Reuters`.
