@@ -603,6 +603,37 @@ fn dates_in_script_data_beside_the_headline_are_not_shown_dates() {
     assert_eq!((art.published, art.modified), (None, None));
 }
 
+/// Class "heading with its controls": MediaWiki (since 1.43) wraps each section heading with
+/// its edit link, documentation sites with a permalink anchor; the headings are the article's.
+#[test]
+fn section_headings_wrapped_with_their_edit_links_are_kept() {
+    let section = |title: &str, control: &str, topic: &str| {
+        format!(
+            r#"<div class="mw-heading mw-heading2"><h2 id="{title}">{title}</h2>{control}</div>{}"#,
+            prose(topic, 2)
+        )
+    };
+    let html = format!(
+        r#"<html><body><div id="content"><h1>Salt railway</h1><div id="siteSub">From the free encyclopedia</div>
+        <div id="bodyContent"><div class="mw-parser-output">{}{}{}{}</div></div></div></body></html>"#,
+        prose("the railway", 1),
+        section("History", r#"<span class="mw-editsection"></span>"#, "its history"),
+        section(
+            "Preservation",
+            r##"<span class="mw-editsection">[<a href="/edit?section=2">edit</a>]</span>"##,
+            "its rescue"
+        ),
+        section("Route", r##"<a class="anchor" href="#Route">#</a>"##, "its route"),
+    );
+    let art = article::extract(&page("https://wiki.example/wiki/Salt_railway", &html), &Hints::default());
+    let text = art.content_text.unwrap_or_default();
+    let paragraphs: Vec<&str> = text.split("\n\n").collect();
+    for heading in ["History", "Preservation", "Route"] {
+        assert!(paragraphs.contains(&heading), "{heading} missing: {text}");
+    }
+    assert!(!text.contains("edit") && !text.contains('#'), "{text}");
+}
+
 /// Class "byline without a class": a line of the article's metadata under the headline (who
 /// wrote and reviewed it, when, how long it reads) is no text of the article, whatever its
 /// class; a sentence of the text with a dash and a date in it is.

@@ -424,6 +424,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             || is_labelled_ad(doc, id, &stats)
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
+            || is_heading_control(doc, id, &stats)
             || is_expanded_teaser(doc, id);
         if drop {
             marks[id.index()] = Mark::Drop;
@@ -436,6 +437,31 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         }
     }
     marks
+}
+
+/// Longest text of a heading's control: "[edit]", "¶", "#", "Link to this section".
+const HEADING_CONTROL_MAX_CHARS: usize = 24;
+
+/// An inline control set beside a section heading in the heading's own wrapper: an edit link,
+/// a permalink anchor (MediaWiki's `<div class="mw-heading"><h2>History</h2><span
+/// class="mw-editsection">[edit]</span></div>`, documentation sites' `#` anchors). It holds no
+/// word outside its links; left in, Readability takes the wrapper for a box of links and drops
+/// the heading with it.
+fn is_heading_control(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
+    let Some(parent) = doc.parent(n) else { return false };
+    let heading = |c: NodeId| matches!(doc.tag(c), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    let wordless = |c: NodeId| {
+        !std::iter::once(c).chain(doc.descendants(c)).any(|t| {
+            doc.text_node(t).is_some_and(|text| text.chars().any(char::is_alphanumeric))
+                && !doc.ancestors(t).take_while(|&a| a != parent).any(|a| doc.is_tag(a, "a"))
+        })
+    };
+    let siblings = doc.children(parent);
+    // Inline: a list of links under a heading ("References") is a section of its own.
+    !doc.tag(n).is_some_and(is_block)
+        && stats.chars(doc, n) as usize <= HEADING_CONTROL_MAX_CHARS
+        && siblings.iter().filter(|&&c| heading(c)).count() == 1
+        && siblings.iter().all(|&c| heading(c) || wordless(c))
 }
 
 /// The element whose paragraphs (blocks with no block inside) hold the most text outside links,
