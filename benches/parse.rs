@@ -59,7 +59,7 @@ fn main() {
     }
     let depth = common::best_of_3(|| {
         for page in &pages {
-            std::hint::black_box(html2rss::dom::estimate_depth(page, usize::MAX));
+            std::hint::black_box(html2rss::dom::estimate_nesting(page, usize::MAX));
         }
     });
     let head = common::best_of_3(|| {

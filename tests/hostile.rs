@@ -19,6 +19,16 @@ fn a_page_nested_100_000_deep_is_refused_with_the_reason() {
     assert!(message.contains("deep") && message.contains("limit of 1000"), "{message}");
 }
 
+/// 900 distinct bold elements left open, then paragraphs: the parser would reopen all 900 in
+/// each paragraph, two million elements the markup never wrote.
+#[test]
+fn a_page_that_would_reopen_millions_of_elements_is_refused_with_the_reason() {
+    let opened: String = (0..900).map(|i| format!("<b id=b{i}>")).collect();
+    let html = format!("<html><body><p>{opened}{}</body></html>", "<p>x".repeat(2500));
+    let error = dom::parse(html.as_bytes(), &base(), &ParseOptions::default()).unwrap_err();
+    assert!(error.to_string().contains("reopen more than 1000000 times"), "{error}");
+}
+
 /// 40,000 dated entries (200,000 elements): the page is read, every entry is an item, and
 /// nothing is refused for being merely long.
 #[test]

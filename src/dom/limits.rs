@@ -93,10 +93,26 @@ const RAW_TEXT: &[&[u8]] = &[b"script", b"style", b"textarea", b"title", b"xmp",
 /// HTML keeps at most this many identical active formatting elements (the Noah's Ark clause).
 const NOAHS_ARK: usize = 3;
 
-/// The maximum number of elements open at once, as the parser would build the page. The scan
-/// stops as soon as the depth passes `give_up_above` (the page is refused then, and the rest
-/// would only cost time), so the answer is exact up to that and "more" beyond.
-pub fn estimate_depth(bytes: &[u8], give_up_above: usize) -> usize {
+/// Most formatting elements the parser may reopen in a page. Each reopened element is a node
+/// the markup never wrote; a real page reopens a few per paragraph (3,000 for a thousand
+/// paragraphs), while a thousand distinct unclosed `<b id=…>` before a million `<p>x` would
+/// make the parser build a billion nodes from a few megabytes.
+pub const MAX_REOPENED: usize = 1_000_000;
+
+/// How a page nests its elements, as far as the pre-scan reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nesting {
+    /// The maximum number of elements open at once.
+    pub depth: usize,
+    /// How many formatting elements the parser reopens in new paragraphs.
+    pub reopened: usize,
+}
+
+/// How deeply the parser would nest the page, and how many elements it would reopen. The scan
+/// stops as soon as the depth passes `give_up_above` or the reopened elements pass
+/// [`MAX_REOPENED`] (the page is refused then, and the rest would only cost time), so the
+/// answer is exact up to that and "more" beyond.
+pub fn estimate_nesting(bytes: &[u8], give_up_above: usize) -> Nesting {
     let mut tree = OpenElements::default();
     let mut i = 0;
     while let Some(offset) = bytes[i..].iter().position(|&b| b == b'<') {
@@ -132,11 +148,11 @@ pub fn estimate_depth(bytes: &[u8], give_up_above: usize) -> usize {
         if !self_closing {
             tree.start(name, &bytes[name_start..tag_end.min(bytes.len())]);
         }
-        if tree.max > give_up_above {
+        if tree.max > give_up_above || tree.reopened > MAX_REOPENED {
             break;
         }
     }
-    tree.max
+    Nesting { depth: tree.max, reopened: tree.reopened }
 }
 
 /// The stack of open elements and the active formatting elements, as far as depth needs them.
@@ -153,6 +169,7 @@ struct OpenElements {
     closed: usize,
     next_key: u64,
     max: usize,
+    reopened: usize,
 }
 
 impl OpenElements {
@@ -240,6 +257,7 @@ impl OpenElements {
         self.closed = 0;
         let closed: Vec<(u64, Vec<u8>)> =
             self.active.iter().filter(|(_, a)| !a.2).map(|(k, a)| (*k, a.0.clone())).collect();
+        self.reopened += closed.len();
         for (key, name) in closed {
             self.active.get_mut(&key).expect("listed above").2 = true;
             self.push(name, Some(key));
@@ -268,10 +286,10 @@ fn find_ignore_case(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize
 
 #[cfg(test)]
 mod tests {
-    use super::estimate_depth;
+    use super::{MAX_REOPENED, estimate_nesting};
 
     fn depth(html: &str) -> usize {
-        estimate_depth(html.as_bytes(), usize::MAX)
+        estimate_nesting(html.as_bytes(), usize::MAX).depth
     }
 
     #[test]
@@ -293,7 +311,7 @@ mod tests {
         assert_eq!(depth(&"<p><div>".repeat(2000)), 2000);
         assert_eq!(depth(&"<a href=x>".repeat(2000)), 1, "a second link closes the first");
         assert_eq!(depth(&"<p><a href=x>".repeat(2000)), 2);
-        assert_eq!(estimate_depth("<div>".repeat(5000).as_bytes(), 1000), 1001);
+        assert_eq!(estimate_nesting("<div>".repeat(5000).as_bytes(), 1000).depth, 1001);
     }
 
     /// Paragraphs that each open a `<b>` and never close it: every browser closes the `<b>`
@@ -305,5 +323,16 @@ mod tests {
         assert_eq!(depth(&page), 6);
         let distinct: String = (0..1000).map(|i| format!("<p><b id=q{i}>Q. A line.")).collect();
         assert!(depth(&distinct) > 1000, "distinct attributes escape the Noah's Ark clause and really nest");
+        assert_eq!(estimate_nesting(page.as_bytes(), usize::MAX).reopened, 3 * 999 - 3);
+    }
+
+    /// Unclosed formatting elements with distinct attributes, then many paragraphs: each
+    /// paragraph reopens all of them, a tree far larger than the markup.
+    #[test]
+    fn counts_the_elements_paragraphs_reopen() {
+        let opened: String = (0..900).map(|i| format!("<b id=b{i}>")).collect();
+        let page = format!("<p>{opened}{}", "<p>x".repeat(2000));
+        let nesting = estimate_nesting(page.as_bytes(), 1000);
+        assert!(nesting.depth <= 1000 && nesting.reopened > MAX_REOPENED, "{nesting:?}");
     }
 }

@@ -20,7 +20,7 @@ use url::Url;
 
 pub use charset::{Decoded, EncodingSource, decode};
 pub use head::{FeedLink, HeadInfo, scan_head};
-pub use limits::estimate_depth;
+pub use limits::{MAX_REOPENED, Nesting, estimate_nesting};
 
 /// Why a page was not turned into a tree.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +29,10 @@ pub enum DomError {
     TooLarge { size: usize, limit: usize },
     #[error("page nests elements at least {depth} deep, more than the limit of {limit}")]
     TooDeep { depth: usize, limit: usize },
+    #[error(
+        "page leaves formatting elements open that the parser would reopen more than {limit} times (a tree far larger than its markup)"
+    )]
+    TooManyReopened { limit: usize },
 }
 
 /// Limits and hints for [`parse`].
@@ -162,9 +166,12 @@ pub fn parse(bytes: &[u8], url: &Url, options: &ParseOptions) -> Result<Document
     if bytes.len() > options.max_bytes {
         return Err(DomError::TooLarge { size: bytes.len(), limit: options.max_bytes });
     }
-    let depth = estimate_depth(bytes, options.max_depth);
-    if depth > options.max_depth {
-        return Err(DomError::TooDeep { depth, limit: options.max_depth });
+    let nesting = estimate_nesting(bytes, options.max_depth);
+    if nesting.depth > options.max_depth {
+        return Err(DomError::TooDeep { depth: nesting.depth, limit: options.max_depth });
+    }
+    if nesting.reopened > MAX_REOPENED {
+        return Err(DomError::TooManyReopened { limit: MAX_REOPENED });
     }
     let head = scan_head(bytes);
     let decoded = decode(bytes, options.header_charset.as_deref(), head.meta_charset.as_deref());
