@@ -603,6 +603,29 @@ fn dates_in_script_data_beside_the_headline_are_not_shown_dates() {
     assert_eq!((art.published, art.modified), (None, None));
 }
 
+/// Class "table layout": a page laid out by a table (menu in one cell, article in the next, as
+/// sites were built before CSS and newsletters still are). The menu is no text of the article,
+/// and no cell's text runs into the next one's; a data table inside the article stays a table.
+#[test]
+fn a_page_laid_out_by_a_table_gives_its_article_cell() {
+    let html = format!(
+        r#"<html><head><title>The Great Mill Fire - Oldtown Historical Society</title></head><body>
+        <table width="100%"><tr><td width="160" valign="top"><a href="/">Home</a><br><a href="/articles.html">Articles</a><br>
+        <a href="/contact.html">Contact Us</a></td>
+        <td valign="top"><b>The Great Mill Fire</b><br><i>Posted on 03/14/2019</i><br><br>{}
+        <table><tr><th>Year</th><th>Mill</th><th>Losses</th></tr><tr><td>1911</td><td>Hargrove</td><td>$40,000</td></tr>
+        <tr><td>1923</td><td>Baker</td><td>$12,000</td></tr><tr><td>1931</td><td>Lowell</td><td>$9,500</td></tr></table></td></tr>
+        <tr><td colspan="2" align="center">Copyright 2003-2024 Oldtown Historical Society</td></tr></table></body></html>"#,
+        prose("the mill", 3)
+    );
+    let art = article::extract(&page("https://oldtown.example/mill-fire.html", &html), &Hints::default());
+    let text = art.content_text.unwrap_or_default();
+    assert!(!text.contains("Contact Us"), "{text}");
+    assert!(text.contains("Paragraph 1 about the mill") && text.contains("Paragraph 3 about the mill"), "{text}");
+    let html = art.content_html.unwrap_or_default();
+    assert!(html.contains("<th>Losses</th>") && html.contains("<td>Hargrove</td>"), "{html}");
+}
+
 /// Class "heading with its controls": MediaWiki (since 1.43) wraps each section heading with
 /// its edit link, documentation sites with a permalink anchor; the headings are the article's.
 #[test]

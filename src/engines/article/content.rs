@@ -358,6 +358,8 @@ enum Mark {
     /// Kept without `class` and `id`: an embedded post whose `social` or `share` class would
     /// make Readability throw it away.
     Unclassed,
+    /// Part of a table that lays out the page, written as a `<div>`.
+    Layout,
 }
 
 /// Which subtrees of `scope` to leave out before Readability sees the page (`by_class`: the
@@ -436,7 +438,30 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             n += 1;
         }
     }
+    if let Some(text) = main_text {
+        mark_layout_table(doc, text, &mut marks);
+    }
     marks
+}
+
+/// A table that holds the article's main text lays out the page (menu in one cell, article in
+/// the next: sites built before CSS, and e-mail newsletters): no data table holds an article.
+/// Its parts are written as `<div>`s, so Readability weighs the cells as blocks (the menu's
+/// links drop out) instead of merging their text ("Contact UsThe Great Mill Fire").
+fn mark_layout_table(doc: &Document, main_text: NodeId, marks: &mut [Mark]) {
+    let table_of = |n: NodeId| doc.ancestors(n).find(|&a| doc.is_tag(a, "table"));
+    let mut table = if doc.is_tag(main_text, "table") { Some(main_text) } else { table_of(main_text) };
+    while let Some(t) = table {
+        for part in std::iter::once(t).chain(doc.descendants(t)) {
+            let is_part = matches!(doc.tag(part), Some("table" | "thead" | "tbody" | "tfoot" | "tr" | "td" | "th"));
+            // A table inside a cell is a table of its own (the article's figures).
+            let own = part == t || (!doc.is_tag(part, "table") && table_of(part) == Some(t));
+            if is_part && own && marks[part.index()] == Mark::Keep {
+                marks[part.index()] = Mark::Layout;
+            }
+        }
+        table = table_of(t);
+    }
 }
 
 /// Longest text of a heading's control: "[edit]", "¶", "#", "Link to this section".
@@ -584,7 +609,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
         match step {
             Step::Close(n) => {
                 out.push_str("</");
-                out.push_str(doc.tag(n).unwrap_or_default());
+                out.push_str(if marks[n.index()] == Mark::Layout { "div" } else { doc.tag(n).unwrap_or_default() });
                 out.push('>');
             }
             Step::Open(n) if marks[n.index()] == Mark::Drop => {}
@@ -613,7 +638,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                         continue;
                     }
                     out.push('<');
-                    out.push_str(name);
+                    out.push_str(if marks[n.index()] == Mark::Layout { "div" } else { name });
                     let unclassed = marks[n.index()] == Mark::Unclassed;
                     // An opened teaser's whole text is shown: Readability would drop it hidden.
                     let shown = is_hidden_by_markup(doc, n) && expands_teaser(doc, n);
