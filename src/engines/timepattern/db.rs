@@ -54,6 +54,7 @@ const BUILTIN: &[(&str, &str)] = &[
     ("vi.txt", include_str!("../../../time_patterns/vi.txt")),
     ("he.txt", include_str!("../../../time_patterns/he.txt")),
     ("hi.txt", include_str!("../../../time_patterns/hi.txt")),
+    ("th.txt", include_str!("../../../time_patterns/th.txt")),
 ];
 
 static BUILTIN_DB: LazyLock<TimePatternDb> = LazyLock::new(|| {
@@ -111,6 +112,9 @@ struct Language {
     numbers: HashMap<String, i64>,
     days: HashMap<String, i64>,
     now: Vec<String>,
+    /// `era` directive: how many years the file's calendar runs ahead of the Gregorian one
+    /// (Thai pages write the Buddhist Era, 543 ahead: 2569 is 2026).
+    era: Option<i32>,
 }
 
 /// A field of the notation.
@@ -457,6 +461,12 @@ fn read_file(
                 }
                 language.code = rest.to_string();
             }
+            "era" => {
+                let years = rest.parse::<i32>().ok().filter(|y| (1..=ERA_MAX_YEARS).contains(y));
+                language.era = Some(years.ok_or_else(|| {
+                    error(format!("`era` needs the years the calendar runs ahead, 1 to {ERA_MAX_YEARS}, not '{rest}'"))
+                })?);
+            }
             "order" => match rest.split_once('=') {
                 None => language.order = Some(parse_order(rest).map_err(error)?),
                 Some((order, tags)) => {
@@ -791,6 +801,11 @@ fn compile_into(
                 }
             }
             Token::Field(field) => match field {
+                // Years of an era run past the Gregorian range (2400 to 2799: the Buddhist Era of
+                // the years 1857 to 2256); a Gregorian year is read as well.
+                Field::Year if language.era.is_some() => {
+                    out.push_str("(?P<y>1[89][0-9]{2}|2[01][0-9]{2}|2[4-7][0-9]{2})")
+                }
                 Field::Year => out.push_str("(?P<y>1[89][0-9]{2}|2[01][0-9]{2})"),
                 Field::Year2 => out.push_str("(?P<yy>[0-9]{2})"),
                 Field::Month => out.push_str("(?P<m>1[0-2]|0?[1-9])"),
@@ -921,12 +936,21 @@ fn next_char(text: &str, at: usize) -> usize {
     text[at..].chars().next().map_or(text.len() + 1, |c| at + c.len_utf8())
 }
 
+/// Longest lead an `era` may have over the Gregorian calendar.
+const ERA_MAX_YEARS: i32 = 1000;
+/// Years from this one on are written in the file's era (the Gregorian years the patterns read
+/// end at 2199).
+const ERA_YEARS_FROM: i32 = 2400;
+
 fn read_fields(caps: &regex::Captures, language: &Language, zones: &HashMap<String, FixedOffset>) -> Option<Fields> {
     let get = |name: &str| caps.name(name).map(|m| m.as_str());
     let number = |name: &str| get(name).and_then(|s| s.parse::<u32>().ok());
     let lower = |name: &str| get(name).map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase());
     let mut fields = Fields {
-        year: get("y").and_then(|s| s.parse().ok()),
+        year: get("y").and_then(|s| s.parse::<i32>().ok()).map(|y| match language.era {
+            Some(era) if y >= ERA_YEARS_FROM => y - era,
+            _ => y,
+        }),
         year2: number("yy"),
         month: number("m"),
         day: number("d"),
@@ -1002,6 +1026,7 @@ mod tests {
         assert!(error_of("month 13 = Foo").starts_with("test.txt:1: month 13"));
         assert!(error_of("unit fortnight = fortnights").contains("unknown unit"));
         assert!(error_of("zone XYZ = +25:00").contains("not ±hh:mm"));
+        assert!(error_of("era soon").starts_with("test.txt:1: `era` needs the years"));
         assert!(error_of("pattern hh").contains("bare number"));
     }
 
