@@ -968,6 +968,39 @@ fn year_less_dates_of_a_list_running_forward_are_coming() {
 
 /// Job boards label each posting's age ("Posted Today", "Posted 3 days ago", "Just posted"):
 /// the label says what the date is, and is no part of a date line's text that makes it prose.
+/// Class "mixed ages, each a minority": a job board writes its newest rows "Today", then "N days
+/// ago" and "3d" row by row, every age in a `<time datetime>`. No way of writing is most rows' own, but
+/// every row has its machine-readable day.
+#[test]
+fn rows_dated_in_mixed_ways_keep_their_machine_readable_days() {
+    let jobs = [
+        ("iOS Engineer", "/remote-jobs/ios-engineer-1", "Today", "2024-06-01"),
+        ("Data Engineer", "/remote-jobs/data-engineer-2", "Today", "2024-06-01"),
+        ("Frontend Developer", "/remote-jobs/frontend-3", "1 days ago", "2024-05-31"),
+        ("Product Designer", "/remote-jobs/designer-4", "1d", "2024-05-31"),
+        ("Site Reliability Engineer", "/remote-jobs/sre-5", "2 days ago", "2024-05-30"),
+        ("Support Lead", "/remote-jobs/support-6", "2d", "2024-05-30"),
+        ("Backend Engineer", "/remote-jobs/backend-7", "3 days ago", "2024-05-29"),
+        ("Technical Writer", "/remote-jobs/writer-8", "3d", "2024-05-29"),
+        ("QA Engineer", "/remote-jobs/qa-9", "4 days ago", "2024-05-28"),
+        ("Security Engineer", "/remote-jobs/security-10", "4d", "2024-05-28"),
+    ];
+    let rows: String = jobs
+        .iter()
+        .map(|(title, path, age, day)| {
+            format!(
+                r#"<tr class="job"><td class="position"><a href="{path}"><h2>{title}</h2></a><a href="/company/hooli"><h3>Hooli</h3></a>
+                <div class="location">Remote · Worldwide</div></td><td class="time"><time datetime="{day}T09:00:00+00:00">{age}</time></td>
+                <td><a class="button" href="{path}/apply">Apply</a></td></tr>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Remote jobs</h1><table><tbody>{rows}</tbody></table></main>{FOOTER}</body></html>"
+    );
+    assert_eq!(items(&page), expected(&jobs.map(|(title, path, _, day)| (title, path, day))));
+}
+
 #[test]
 fn a_posted_label_before_a_relative_day_keeps_the_day() {
     let jobs = [

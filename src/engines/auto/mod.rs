@@ -411,6 +411,9 @@ fn records_extraction(
         .max_by_key(|&(_, count)| count)
         .filter(|&(_, count)| count * 2 >= headed)
         .map(|(group, _)| group.to_string());
+    // A list whose records mostly show some date, of whatever kinds ("Today", "3 days ago",
+    // "3d" side by side, each kind a minority).
+    let dated_list = candidate.records.iter().filter(|r| !in_record(r).is_empty()).count() * 2 >= headed;
     let date_of = |r: &Record| -> Option<(DateTime<FixedOffset>, Option<TimeNode>)> {
         let url = without_fragment(&links[r.headline?].url);
         let shown = in_record(r);
@@ -428,9 +431,10 @@ fn records_extraction(
             return Some((node.date, Some(node.clone())));
         }
         // A record whose date shows in another format than the others' ("21 Nov 2026" among
-        // "25 Nov 2026, 16:40") still has its machine-readable one (`<time datetime>`).
+        // "25 Nov 2026, 16:40", "1d" among "Today" and "2 days ago") still has its
+        // machine-readable one (`<time datetime>`).
         let machine_readable = shown.iter().find(|n| n.attribute.is_some() && n.role != DateRole::Modified);
-        if let Some(node) = machine_readable.filter(|_| usual.is_some()) {
+        if let Some(node) = machine_readable.filter(|_| dated_list) {
             return Some((node.date, Some(node.clone())));
         }
         declared.get(&url).and_then(|d| d.date).map(|date| (date, None))
