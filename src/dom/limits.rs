@@ -6,8 +6,8 @@
 //! sloppy pages: a `<p>` (`<li>`, `<dt>`, `<dd>`) closes the open one of its kind, and the
 //! formatting elements it closes with it (`<b>`, `<i>`, `<font>`…) stay *active* and are
 //! reopened inside the next one, at most three identical ones (the "Noah's Ark" clause). So
-//! an old transcript writing `<p><b>Q. …` a thousand times without `</b>` nests 4 deep, as
-//! every browser builds it, not a thousand.
+//! an old transcript writing `<p><b>Q. …` a thousand times without `</b>` nests a few deep,
+//! as every browser builds it, not a thousand.
 
 use std::collections::BTreeMap;
 

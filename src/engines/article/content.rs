@@ -236,7 +236,7 @@ const AD_LINE_EXTRA_CHARS: usize = 4;
 /// A line that is an ad by its label: a paragraph or item with no block inside, that says
 /// "Sponsored:" (or "Advertisement", "Anzeige"…) and is otherwise a link.
 fn is_labelled_ad(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
-    if !matches!(doc.tag(n), Some("p" | "div" | "li")) || doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block)) {
+    if !matches!(doc.tag(n), Some("p" | "div" | "li")) || holds_block(doc, n) {
         return false;
     }
     let prose = stats.prose(doc, n) as usize;
@@ -934,10 +934,13 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
             && chars > 0
             && stats.prose(&out, n) == 0;
-        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n) || is_meta_line(&out, n);
+        let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
+        // Counted before the text is read: most elements are longer (a body's wrapper holds
+        // the whole article).
+        let meta_line = chars <= META_LINE_MAX_CHARS && is_meta_line(&out, n);
         let byline =
             author_key.as_deref().is_some_and(|a| chars <= a.len() + BYLINE_EXTRA_CHARS && is_byline(&out, n, a));
-        if is_title_copy || boilerplate || link_only || dateline || byline {
+        if is_title_copy || boilerplate || link_only || dateline || meta_line || byline {
             marks[n.index()] = Mark::Drop;
             i = out.node(n).end.0;
         }
@@ -1023,11 +1026,17 @@ fn is_dateline(doc: &Document, n: NodeId) -> bool {
     if !matches!(doc.tag(n), Some("p" | "div" | "span" | "time" | "h4" | "h5" | "h6")) {
         return false;
     }
-    if doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block)) {
+    if holds_block(doc, n) {
         return false;
     }
     let text = doc.text(n);
     text.chars().count() <= DATELINE_MAX_CHARS && super::date::read_visible_date(&text, None).is_some()
+}
+
+/// Whether an element holds a block (a line break counts as one): a date or metadata line
+/// is one line.
+fn holds_block(doc: &Document, n: NodeId) -> bool {
+    doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block))
 }
 
 /// Longest line of an article's metadata (authors, reviewers, date, reading time).
@@ -1047,10 +1056,7 @@ fn is_meta_line(doc: &Document, n: NodeId) -> bool {
     }
     let text = doc.text(n);
     let text = text.trim();
-    if text.chars().count() > META_LINE_MAX_CHARS
-        || text.ends_with(SENTENCE_STOPS)
-        || doc.descendants(n).any(|d| doc.tag(d).is_some_and(is_block))
-    {
+    if text.chars().count() > META_LINE_MAX_CHARS || text.ends_with(SENTENCE_STOPS) || holds_block(doc, n) {
         return false;
     }
     let parts: Vec<&str> = text.split(META_SEPARATORS).map(str::trim).filter(|p| !p.is_empty()).collect();
