@@ -1069,6 +1069,27 @@ fn a_sign_up_box_s_heading_and_pitch_go_with_its_form() {
 }
 
 #[test]
+fn a_sign_up_box_whose_e_mail_field_is_a_plain_text_input_goes_with_its_form() {
+    // Forms older than `type="email"` (and many mailing-list services' snippets today) ask for
+    // the address in a text input named for it, beside hidden fields; the box's pitch floats
+    // beside the form, in the article's column, with no class that names it.
+    let html = format!(
+        r#"<html><head><title>Giveaway week</title></head><body><div class="post">
+        <h1>Giveaway week</h1>{}
+        <div style="border: 1px solid #ccc; float: right"><div style="float: right">Don't miss a post!
+        Subscribe and get weekly updates and free printables delivered straight to your inbox!</div>
+        <form method="post" action="https://lists.example/addlead"><input type="hidden" name="listname" value="site">
+        <input type="text" name="email" value="Enter your email address..."><input type="submit" value="GO"></form>
+        </div></div></body></html>"#,
+        prose("the giveaway", 4)
+    );
+    let doc = page("https://crafts.example/2012/11/giveaway-week/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the giveaway"), "{text}");
+    assert!(!text.contains("miss a post") && !text.contains("free printables"), "{text}");
+}
+
+#[test]
 fn a_body_split_by_ads_into_blocks_for_subscribers_is_kept_whole() {
     // News CMSes wrap each run of paragraphs between two ad slots in a block of its own, named
     // for who may read it (`subscriber-premium`): the article, not a subscription box.

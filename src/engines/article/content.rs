@@ -177,17 +177,29 @@ fn is_legal_notice(words: &[String]) -> bool {
     words.iter().any(|w| LEGAL_STEMS.iter().any(|stem| w.contains(stem)))
 }
 
-/// A form that asks for a password or an e-mail address: a sign-up, log-in or newsletter box,
-/// the site's and never the article's, however long the terms it shows. (A form that wraps
-/// the whole page, as ASP.NET pages do, holds the headline and is not taken for one.)
+/// A form that asks for a password or an e-mail address ([`asks_for_account`]): a sign-up,
+/// log-in, newsletter or comment box, the site's and never the article's, however long the
+/// terms it shows. (A form that wraps the whole page, as ASP.NET pages do, holds the headline
+/// and is not taken for one.)
 fn is_account_form(doc: &Document, n: NodeId) -> bool {
-    doc.tag(n) == Some("form")
-        && doc.descendants(n).any(|d| {
-            doc.tag(d) == Some("input")
-                && doc
-                    .attr(d, "type")
-                    .is_some_and(|t| t.eq_ignore_ascii_case("password") || t.eq_ignore_ascii_case("email"))
+    doc.tag(n) == Some("form") && doc.descendants(n).any(|d| doc.tag(d) == Some("input") && asks_for_account(doc, d))
+}
+
+/// An input for a password or an e-mail address: by its type, or, in forms older than
+/// `type="email"` and in many mailing-list services' snippets, a text field whose name or
+/// autofill hint says e-mail (`name="email"`, `name="EMAIL"`, `autocomplete="email"`).
+fn asks_for_account(doc: &Document, input: NodeId) -> bool {
+    let kind = doc.attr(input, "type").map(str::trim).unwrap_or("text");
+    if kind.eq_ignore_ascii_case("password") || kind.eq_ignore_ascii_case("email") {
+        return true;
+    }
+    let named_email = |attr: &str| {
+        doc.attr(input, attr).is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("email") || v.contains("e-mail")
         })
+    };
+    kind.eq_ignore_ascii_case("text") && (named_email("name") || named_email("autocomplete"))
 }
 
 /// Most text outside links that a sign-up box holds besides its form: a heading and a line of
