@@ -843,6 +843,79 @@ fn teaser_cards_of_other_stories_are_left_out() {
     assert!(!text.contains("readers love") && !text.contains("Nuclear bank"), "{text}");
 }
 
+/// Class "picture cards without headings": a "Most popular" box after the text whose cards are
+/// a picture and a title that link to the same other page, and a line of teaser; the title is a
+/// `<div>`, not a heading. A picture and a title linked to one page make a card however it is
+/// marked up; a roundup made of such cards holds most of the page's text and is the article.
+#[test]
+fn picture_cards_whose_titles_are_no_headings_are_left_out() {
+    let cards: String = ["Protein diet", "Buckwheat diet", "Cabbage soup", "Apple days"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<div class="c"><div class="r"><a href="/diet-{i}.html"><img src="/{i}.jpg" alt="{t}"></a></div>
+                <div class="n"><a href="/diet-{i}.html">{t}</a></div><div class="b">Loses up to {i} kilos in
+                fourteen days, with two menus to choose from and no coming back, as readers who tried it
+                wrote to us, and a shopping list for each week that fits any budget.</div></div>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><body><div id="main"><h1>The low-carbohydrate diet</h1><div class="text">{}</div>
+        <div id="c3"><h2>Most popular diets</h2>{cards}</div></div></body></html>"#,
+        prose("the diet", 5)
+    );
+    let text =
+        article::extract(&page("https://diets.example/low-carb.html", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 5 about the diet"), "{text}");
+    assert!(!text.contains("Most popular") && !text.contains("fourteen days"), "{text}");
+
+    // A roundup whose items are such cards, each with a review: the cards are the article.
+    let reviews: String = ["Ferry one", "Ferry two", "Ferry three", "Ferry four"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<div class="c"><a href="https://shop.example/{i}"><img src="/{i}.jpg"></a>
+                <div class="n"><a href="https://shop.example/{i}">{t}</a></div>{}</div>"#,
+                prose(&format!("ferry model {i}"), 2)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><body><div id="main"><h1>The best ferries</h1><p>Four ferries we rode this summer.</p>
+        <div class="list">{reviews}</div></div></body></html>"#
+    );
+    let text =
+        article::extract(&page("https://town.example/ferries.html", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 2 about ferry model 3"), "{text}");
+}
+
+/// Class "box title left behind": a "Related articles" heading over a list of cards inside
+/// the post's column. The cards go; their heading, with nothing under it at the end of the
+/// text, goes with them. A long heading that closes the text is the writer's last sentence.
+#[test]
+fn a_heading_left_with_nothing_under_it_at_the_end_is_left_out() {
+    let cards: String = ["Kindle shortcuts", "Password managers", "Tray icons"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(r#"<li><h4><a href="/blog/{i}.html">{t}</a></h4><p>A note on {t} from last year.</p></li>"#)
+        })
+        .collect();
+    let ending = "<h3>In summary, the shortcut was taken by another program, and the only cure was to clear it and restart the machine.</h3>";
+    let html = format!(
+        r#"<html><body><div class="post"><h1>Taking a shortcut back</h1>{}{ending}
+        <div class="c2"><h3>Related articles</h3><ul>{cards}</ul></div></div></body></html>"#,
+        prose("the shortcut", 4)
+    );
+    let text =
+        article::extract(&page("https://notes.example/shortcut.html", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the shortcut") && text.contains("In summary, the shortcut"), "{text}");
+    assert!(!text.contains("Related articles") && !text.contains("from last year"), "{text}");
+}
+
 /// Class "paragraphs typed as line breaks": a source credit, then `<br><br>` and the lead with a
 /// quoted link, all in one `<p>`. Readability turns such a `<p>` into a `<div>` and then drops
 /// it for its links; the lead is the article's.

@@ -957,11 +957,44 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
             i = out.node(n).end.0;
         }
     }
+    drop_trailing_headings(&out, body, &mut marks);
     let mut fragment = String::with_capacity(readable_html.len());
     serialize_kept(&out, body, &marks, &mut fragment);
     let html = sanitize_html(&fragment, &page.base);
     let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Longest heading taken for a box's title: a label of a few words ("You may also like",
+/// "Related coverage from our money desk"); a longer heading is a sentence set large, which
+/// some writers end their text with.
+const BOX_TITLE_MAX_CHARS: usize = 60;
+
+/// A heading opens a section: a short one with no text under it at the end of the text titled
+/// a box that was left out ("Related articles" over its cards), never a part of the article.
+/// A text of nothing but headings keeps them.
+fn drop_trailing_headings(out: &Document, body: NodeId, marks: &mut [Mark]) {
+    let heading = |n: NodeId| matches!(out.tag(n), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+    let mut trailing = Vec::new();
+    for n in (body.0 + 1..out.node(body).end.0).rev().map(NodeId) {
+        // Pictures are no section's content here: a box left out leaves its cards' thumbnails.
+        if out.text_node(n).is_none_or(|t| t.trim().is_empty()) {
+            continue;
+        }
+        let ancestors = || std::iter::once(n).chain(out.ancestors(n).take_while(|&a| a != body));
+        if ancestors().any(|a| marks[a.index()] == Mark::Drop || trailing.contains(&a)) {
+            continue;
+        }
+        match ancestors().find(|&a| heading(a)) {
+            Some(h) if out.text(h).trim().chars().count() <= BOX_TITLE_MAX_CHARS => trailing.push(h),
+            _ => {
+                for h in trailing {
+                    marks[h.index()] = Mark::Drop;
+                }
+                return;
+            }
+        }
+    }
 }
 
 /// Fewest items of a list of teasers: one or two linked headings may be the article's own list.
@@ -986,13 +1019,38 @@ fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
     };
     items.len() >= TEASER_LIST_MIN_ITEMS
         && items.iter().all(|&item| {
-            doc.descendants(item).any(|d| {
-                matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
-                    && stats.chars(doc, d) > 0
-                    && stats.prose(doc, d) == 0
-                    && links_away(d)
-            })
+            is_picture_card(doc, item, stats)
+                || doc.descendants(item).any(|d| {
+                    matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
+                        && stats.chars(doc, d) > 0
+                        && stats.prose(doc, d) == 0
+                        && links_away(d)
+                })
         })
+}
+
+/// A card whose title need not be a heading: a picture and a title that both link to the same
+/// page (the picture's link holds no text, the title's nothing else), the layout of "most
+/// popular" boxes and card grids whatever their markup. An article's own pictures link to
+/// themselves (a larger copy), not to a page its text also links to from a title.
+fn is_picture_card(doc: &Document, item: NodeId, stats: &TextStats) -> bool {
+    let links: Vec<(NodeId, &str)> = doc
+        .descendants(item)
+        .filter(|&a| doc.is_tag(a, "a"))
+        .filter_map(|a| doc.attr(a, "href").map(|h| (a, h.trim())))
+        .filter(|(_, h)| !h.is_empty() && !h.starts_with('#'))
+        .collect();
+    links.iter().any(|&(picture, href)| {
+        stats.chars(doc, picture) == 0
+            && doc.descendants(picture).any(|d| doc.is_tag(d, "img"))
+            && links.iter().any(|&(title, other)| {
+                title != picture && other == href && stats.chars(doc, title) > 0 && {
+                    // The title's block says nothing besides its link.
+                    let block = doc.parent(title).unwrap_or(title);
+                    stats.prose(doc, block) == 0
+                }
+            })
+    })
 }
 
 /// A list whose every item is links to other pages and a date, nothing else ("Last 5 posts by
