@@ -916,6 +916,27 @@ fn a_heading_left_with_nothing_under_it_at_the_end_is_left_out() {
     assert!(!text.contains("Related articles") && !text.contains("from last year"), "{text}");
 }
 
+/// Class "code comments": syntax highlighters mark a code comment `<span class="comment">`
+/// (highlight.js `hljs-comment`, Hexo, Rouge); inside code it is the program's text, not a
+/// reader's comment, and stays with the code.
+#[test]
+fn comments_in_highlighted_code_stay_with_the_code() {
+    let html = format!(
+        r#"<html><body><article><h1>Color spaces in OpenCV</h1>{}
+        <figure class="highlight python"><table><tr><td class="code"><pre><span class="line"><span class="comment"># -*-coding:utf-8-*-</span></span><br>
+        <span class="line"><span class="keyword">import</span> cv2</span><br><span class="line">img = cv2.imread(path)  <span class="comment"># BGR, each channel 0-255</span></span></pre></td></tr></table></figure>
+        {}<pre><code><span class="hljs-comment">// reads the image once</span>
+        let image = read(path);</code></pre></article></body></html>"#,
+        prose("color spaces", 2),
+        prose("channels", 2)
+    );
+    let text =
+        article::extract(&page("https://blog.example/2020/colors/", &html), &Hints::default()).content_text.unwrap();
+    for part in ["coding:utf-8", "import cv2", "each channel 0-255", "reads the image once", "read(path)"] {
+        assert!(text.contains(part), "{part} is lost: {text}");
+    }
+}
+
 /// Class "paragraphs typed as line breaks": a source credit, then `<br><br>` and the lead with a
 /// quoted link, all in one `<p>`. Readability turns such a `<p>` into a `<div>` and then drops
 /// it for its links; the lead is the article's.

@@ -368,7 +368,7 @@ enum Mark {
     /// Left out with its subtree.
     Drop,
     /// Kept without `class` and `id`: an embedded post whose `social` or `share` class would
-    /// make Readability throw it away.
+    /// make Readability throw it away, a code comment's `comment`.
     Unclassed,
     /// Part of a table that lays out the page, written as a `<div>`.
     Layout,
@@ -442,6 +442,14 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             || is_expanded_teaser(doc, id);
         if drop {
             marks[id.index()] = Mark::Drop;
+            n = doc.node(id).end.0;
+        } else if matches!(tag, "pre" | "code") {
+            // Inside code, class words name the language's parts (`<span class="comment">` is
+            // a code comment, not a reader's): the block is kept whole, its parts written
+            // without them so that Readability keeps them too.
+            for part in doc.descendants(id).filter(|&d| doc.is_element(d)) {
+                marks[part.index()] = Mark::Unclassed;
+            }
             n = doc.node(id).end.0;
         } else {
             if is_embed(&words) {
