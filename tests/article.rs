@@ -937,6 +937,36 @@ fn comments_in_highlighted_code_stay_with_the_code() {
     }
 }
 
+/// Class "headings styled like bars or named for their words": Docusaurus styles every
+/// section heading `anchor anchorWithStickyNavbar_…`, and generators give a heading an id made
+/// of its own words (`id="related-work"`, `id="sharing-state"`). Neither makes the heading a
+/// navigation bar or a related-posts box; a heading whose class says it holds the date does.
+#[test]
+fn section_headings_keep_their_place_whatever_their_layout_class_or_slug() {
+    let heading = |id: &str, text: &str| {
+        format!(
+            r##"<h2 class="anchor anchorWithStickyNavbar_F8Dq" id="{id}">{text}<a href="#{id}" class="hash-link" aria-label="Direct link to {text}">&#8203;</a></h2>"##
+        )
+    };
+    let html = format!(
+        r#"<html><body><article><h1>Dumping a database</h1><h2 class="date">January 17, 2004</h2>{}{}{}{}{}{}</article></body></html>"#,
+        heading("1-create-the-dump", "1. Create the dump"),
+        prose("the dump", 2),
+        heading("related-work", "Related work"),
+        prose("other tools", 2),
+        heading("sharing-state", "Sharing state between servers"),
+        prose("shared state", 2),
+    );
+    let text =
+        article::extract(&page("https://docs.example/blog/dump/", &html), &Hints::default()).content_text.unwrap();
+    for part in
+        ["1. Create the dump", "Related work", "Sharing state between servers", "Paragraph 2 about shared state"]
+    {
+        assert!(text.contains(part), "{part} is lost: {text}");
+    }
+    assert!(!text.contains("January 17, 2004"), "{text}");
+}
+
 /// Class "paragraphs typed as line breaks": a source credit, then `<br><br>` and the lead with a
 /// quoted link, all in one `<p>`. Readability turns such a `<p>` into a `<div>` and then drops
 /// it for its links; the lead is the article's.

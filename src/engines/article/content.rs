@@ -5,7 +5,7 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{class_words, is_comment_heading, is_comment_zone, title_key};
+use super::metadata::{attribute_words, class_words, is_comment_heading, is_comment_zone, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::sanitize::sanitize_html;
 
@@ -166,6 +166,24 @@ fn is_boilerplate_class(words: &[String]) -> bool {
         BOILERPLATE_WORDS.contains(&w.as_str())
             || (BOILERPLATE_STEMS.iter().any(|stem| w.contains(stem)) && !NOT_BOILERPLATE.contains(&w.as_str()))
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
+}
+
+/// Class words of the page's bars; a heading styled with one (Docusaurus's
+/// `anchorWithStickyNavbar`) is not a bar, and one inside a bar goes with it.
+const NAVIGATION_WORDS: &[&str] = &["nav", "navbar", "navigation", "menu", "pager", "toolbar", "masthead"];
+
+/// Whether an element's class says it is boilerplate. A heading is read by its `class` alone,
+/// without navigation words: its `id` is most often a slug of its own text
+/// (`#sharing-data-between-threads`, `#related-work`), and a box's title says what the box is
+/// (`related-posts-title`), a metadata line what it holds (`<h2 class="date">`).
+fn is_boilerplate_element(doc: &Document, n: NodeId) -> bool {
+    if matches!(doc.tag(n), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")) {
+        let mut words = attribute_words(doc, n, &["class"]);
+        words.retain(|w| !NAVIGATION_WORDS.contains(&w.as_str()));
+        is_boilerplate_class(&words)
+    } else {
+        is_boilerplate_class(&class_words(doc, n))
+    }
 }
 
 /// Stems of the class and id words of a site's legal notice (`c_copyright`, `disclaimer`): the
@@ -370,6 +388,8 @@ enum Mark {
     /// Kept without `class` and `id`: an embedded post whose `social` or `share` class would
     /// make Readability throw it away, a code comment's `comment`.
     Unclassed,
+    /// Kept without `id`: a heading, whose id is a slug of its words.
+    Unnamed,
     /// Part of a table that lays out the page, written as a `<div>`.
     Layout,
 }
@@ -428,7 +448,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                         && is_teaser_list(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
-                        && if by_class { is_boilerplate_class(&words) } else { is_comment_zone(doc, id) })
+                        && if by_class { is_boilerplate_element(doc, id) } else { is_comment_zone(doc, id) })
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
@@ -454,6 +474,11 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         } else {
             if is_embed(&words) {
                 marks[id.index()] = Mark::Unclassed;
+            } else if matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6") && !is_comment_heading(doc, id) {
+                // Readability reads a heading's id like its class, and drops one whose id, a
+                // slug of its words, says `related` (`#related-work`); a comment section's
+                // heading goes as before.
+                marks[id.index()] = Mark::Unnamed;
             }
             n += 1;
         }
@@ -660,10 +685,12 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                     out.push('<');
                     out.push_str(if marks[n.index()] == Mark::Layout { "div" } else { name });
                     let unclassed = marks[n.index()] == Mark::Unclassed;
+                    let unnamed = marks[n.index()] == Mark::Unnamed;
                     // An opened teaser's whole text is shown: Readability would drop it hidden.
                     let shown = is_hidden_by_markup(doc, n) && expands_teaser(doc, n);
                     for (attr, value) in attrs {
                         if (unclassed && matches!(&**attr, "class" | "id"))
+                            || (unnamed && &**attr == "id")
                             || (shown && matches!(&**attr, "style" | "hidden"))
                         {
                             continue;
@@ -948,7 +975,7 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let is_title_copy =
             matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
         let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
-            && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_class(&class_words(&out, n)));
+            && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_element(&out, n));
         // A paragraph, heading or list item that is nothing but a link points elsewhere
         // ("Read more: …", a related story).
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")

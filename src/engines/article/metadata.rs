@@ -462,8 +462,13 @@ pub fn names_may_hold(doc: &Document, node: NodeId, names: &Regex) -> bool {
 /// `related-content`), lower-case, split at non-letters and at camelCase humps
 /// (`relatedPosts` → `related`, `posts`).
 pub fn class_words(doc: &Document, node: NodeId) -> Vec<String> {
+    attribute_words(doc, node, &["class", "id", "data-component"])
+}
+
+/// The lower-case words of the given attributes of an element, split as [`class_words`] does.
+pub fn attribute_words(doc: &Document, node: NodeId, attrs: &[&str]) -> Vec<String> {
     let mut words = Vec::new();
-    for attr in ["class", "id", "data-component"] {
+    for attr in attrs {
         let Some(value) = doc.attr(node, attr) else { continue };
         let mut word = String::new();
         let mut previous_lower = false;
