@@ -468,7 +468,7 @@ fn a_short_article_leads_its_undated_links() {
         .collect();
     let short = format!(
         r#"<html><head><title>The greatest pizza commercial</title></head><body><div class="post">
-        <h1>The greatest pizza commercial</h1><p>Wow, just wow. A pizza commercial that runs for three minutes, with a song, a dragon and a dance.</p></div>
+        <h1>The greatest pizza commercial</h1><p>Wow, just wow. A pizza commercial that runs for three minutes, with a song, a dragon and a dance on the roof.</p></div>
         <div class="more"><h2>More posts</h2><ul>{related}</ul></div></body></html>"#
     );
     assert!(kind(&short), "a short article");
