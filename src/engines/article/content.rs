@@ -7,6 +7,7 @@ use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
 use super::metadata::{attribute_words, class_words, is_comment_heading, is_comment_zone, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
+use crate::engines::record::is_heading;
 use crate::sanitize::sanitize_html;
 
 /// What the metadata found on the page, to recognize the headline and byline in the content.
@@ -177,7 +178,7 @@ const NAVIGATION_WORDS: &[&str] = &["nav", "navbar", "navigation", "menu", "page
 /// (`#sharing-data-between-threads`, `#related-work`), and a box's title says what the box is
 /// (`related-posts-title`), a metadata line what it holds (`<h2 class="date">`).
 fn is_boilerplate_element(doc: &Document, n: NodeId) -> bool {
-    if matches!(doc.tag(n), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6")) {
+    if is_heading(doc, n) {
         let mut words = attribute_words(doc, n, &["class"]);
         words.retain(|w| !NAVIGATION_WORDS.contains(&w.as_str()));
         is_boilerplate_class(&words)
@@ -474,7 +475,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         } else {
             if is_embed(&words) {
                 marks[id.index()] = Mark::Unclassed;
-            } else if matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6") && !is_comment_heading(doc, id) {
+            } else if is_heading(doc, id) && !is_comment_heading(doc, id) {
                 // Readability reads a heading's id like its class, and drops one whose id, a
                 // slug of its words, says `related` (`#related-work`); a comment section's
                 // heading goes as before.
@@ -1009,7 +1010,6 @@ const BOX_TITLE_MAX_CHARS: usize = 60;
 /// a box that was left out ("Related articles" over its cards), never a part of the article.
 /// A text of nothing but headings keeps them.
 fn drop_trailing_headings(out: &Document, body: NodeId, marks: &mut [Mark]) {
-    let heading = |n: NodeId| matches!(out.tag(n), Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
     let mut trailing = Vec::new();
     for n in (body.0 + 1..out.node(body).end.0).rev().map(NodeId) {
         // Pictures are no section's content here: a box left out leaves its cards' thumbnails.
@@ -1020,7 +1020,7 @@ fn drop_trailing_headings(out: &Document, body: NodeId, marks: &mut [Mark]) {
         if ancestors().any(|a| marks[a.index()] == Mark::Drop || trailing.contains(&a)) {
             continue;
         }
-        match ancestors().find(|&a| heading(a)) {
+        match ancestors().find(|&a| is_heading(out, a)) {
             Some(h) if out.text(h).trim().chars().count() <= BOX_TITLE_MAX_CHARS => trailing.push(h),
             _ => {
                 for h in trailing {
