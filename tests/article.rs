@@ -1355,3 +1355,38 @@ fn a_short_dek_right_under_the_headline_is_kept() {
         article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
     assert!(!text.contains("Ann Lee is a reporter"), "an author box is no dek: {text}");
 }
+
+/// Class "sections in wrappers of their own": handbooks, reports and documentation put each
+/// section in a wrapper that opens with its heading, the text one wrapper further in
+/// (`<li><h4>Earnings</h4><blockquote><p>…`, `<div class="section"><h2>…</h2><div
+/// class="body"><p>…`). The article is every section, not its longest one; a teaser card's
+/// heading and summary line beside them is no section.
+#[test]
+fn an_article_in_sections_with_wrappers_of_their_own_keeps_every_section() {
+    let topics = ["nature of the work", "working conditions", "employment", "training", "job outlook"];
+    for (list, item, body) in [("ul", "li", "blockquote"), ("div", "div class=\"section\"", "div class=\"body\"")] {
+        let item_tag = item.split(' ').next().unwrap();
+        let body_tag = body.split(' ').next().unwrap();
+        let sections: String = topics
+            .iter()
+            .enumerate()
+            .map(|(i, topic)| {
+                format!(
+                    "<{item}><h4>{topic}</h4><{body}>{}</{body_tag}></{item_tag}>",
+                    prose(topic, if i == 0 { 6 } else { 2 })
+                )
+            })
+            .collect();
+        let html = format!(
+            r##"<html><body><h2>Animal caretakers</h2><p><a href="#a">Nature of the work</a><br><a href="#b">Earnings</a></p>
+            <{list}>{sections}</{list}><div class="more"><h4><a href="/other">Other occupations</a></h4><p>Zoo keepers.</p></div></body></html>"##
+        );
+        let text = article::extract(&page("https://handbook.example/ooh/caretakers.htm", &html), &Hints::default())
+            .content_text
+            .unwrap();
+        for topic in topics {
+            assert!(text.contains(&prose(topic, 1)[3..60]), "{list}/{item}: the section on {topic} is lost: {text}");
+        }
+        assert!(!text.contains("Zoo keepers"), "{list}/{item}: the teaser is no section: {text}");
+    }
+}

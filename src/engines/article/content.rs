@@ -393,6 +393,8 @@ enum Mark {
     Unnamed,
     /// Part of a table that lays out the page, written as a `<div>`.
     Layout,
+    /// A wrapper of one of the text's sections, written as a `<section>`.
+    Section,
 }
 
 /// Which subtrees of `scope` to leave out before Readability sees the page (`by_class`: the
@@ -486,8 +488,43 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
     }
     if let Some(text) = main_text {
         mark_layout_table(doc, text, &mut marks);
+        mark_sections(doc, text, &stats, &mut marks);
     }
     marks
+}
+
+/// Least text outside links (characters, not counting its heading) of a wrapper that is a
+/// section of the text: a paragraph of two or three sentences, more than a teaser card's
+/// summary line.
+const SECTION_MIN_PROSE: u32 = 200;
+
+/// An article written in sections, each in a wrapper of its own that opens with the section's
+/// heading (`<li><h4>Earnings</h4><blockquote><p>…`, `<div class="section"><h2>…</h2><div
+/// class="body">…`: handbooks, documentation, reports). Readability scores each section's
+/// paragraphs for their inner wrapper and keeps the best section alone, since wrappers
+/// (`div`, `li`) do not pass their sections' scores on; written as `<section>`s, whose
+/// siblings it weighs as parts of one text, the article keeps every section. Only the
+/// ancestors of the main text block are searched, and a wrapper counts when a sibling of the
+/// same tag is a section too.
+fn mark_sections(doc: &Document, main_text: NodeId, stats: &TextStats, marks: &mut [Mark]) {
+    let is_section = |n: NodeId| {
+        matches!(doc.tag(n), Some("div" | "li"))
+            && marks[n.index()] == Mark::Keep
+            && doc.children(n).iter().copied().find(|&c| doc.is_element(c)).is_some_and(|first| {
+                is_heading(doc, first)
+                    && stats.prose(doc, n).saturating_sub(stats.prose(doc, first)) >= SECTION_MIN_PROSE
+            })
+    };
+    let mut found = Vec::new();
+    for wrapper in doc.ancestors(main_text).skip(1) {
+        let sections: Vec<NodeId> = doc.children(wrapper).iter().copied().filter(|&c| is_section(c)).collect();
+        let tag_of = |n: NodeId| doc.tag(n).unwrap_or_default();
+        let kinds = |n: NodeId| sections.iter().filter(|&&s| tag_of(s) == tag_of(n)).count();
+        found.extend(sections.iter().copied().filter(|&s| kinds(s) >= 2));
+    }
+    for section in found {
+        marks[section.index()] = Mark::Section;
+    }
 }
 
 /// A table that holds the article's main text lays out the page (menu in one cell, article in
@@ -655,7 +692,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
         match step {
             Step::Close(n) => {
                 out.push_str("</");
-                out.push_str(if marks[n.index()] == Mark::Layout { "div" } else { doc.tag(n).unwrap_or_default() });
+                out.push_str(written_tag(marks[n.index()], doc.tag(n).unwrap_or_default()));
                 out.push('>');
             }
             Step::Open(n) if marks[n.index()] == Mark::Drop => {}
@@ -684,7 +721,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                         continue;
                     }
                     out.push('<');
-                    out.push_str(if marks[n.index()] == Mark::Layout { "div" } else { name });
+                    out.push_str(written_tag(marks[n.index()], name));
                     let unclassed = marks[n.index()] == Mark::Unclassed;
                     let unnamed = marks[n.index()] == Mark::Unnamed;
                     // An opened teaser's whole text is shown: Readability would drop it hidden.
@@ -710,6 +747,15 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                 }
             },
         }
+    }
+}
+
+/// The tag an element is written with.
+fn written_tag(mark: Mark, tag: &str) -> &str {
+    match mark {
+        Mark::Layout => "div",
+        Mark::Section => "section",
+        _ => tag,
     }
 }
 
