@@ -723,8 +723,7 @@ const MAX_LEADS: usize = 4;
 /// first record, a headline marked as a title (in or around a heading, a title class) that
 /// leads to a new page of the address shape most of the records' headlines share is a record
 /// too, if it shows a date where the records show theirs (`dated` says whether a range of
-/// nodes holds a date) or is an `<article>`. Sidebars, menus and page headers are not searched;
-/// nor is anything after the list.
+/// nodes holds a date). Sidebars, menus and page headers are not searched; nor is anything after the list.
 pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, dated: impl Fn(NodeId, NodeId) -> bool) {
     let Some(first) = candidate.records.iter().map(|r| r.start).min() else { return };
     let Some(shape) = usual_url_shape(candidate.headline_urls(links), candidate.records.len()) else { return };
@@ -759,9 +758,7 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
             }
             element = parent;
         }
-        // An `<article>` is a post by the standard's definition (a self-contained composition):
-        // the newest post shown in full above the list of earlier ones need not show a date.
-        if dated_list && !dated(element, doc.node(element).end) && !doc.is_tag(element, "article") {
+        if dated_list && !dated(element, doc.node(element).end) {
             continue;
         }
         urls.insert(&link.url);
