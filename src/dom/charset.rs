@@ -15,6 +15,8 @@ pub enum EncodingSource {
     /// `charset=gbk`), and a browser's mojibake helps nobody.
     ValidUtf8,
     Detector,
+    /// Given as text, already decoded.
+    Text,
 }
 
 #[derive(Debug)]
@@ -37,6 +39,9 @@ pub fn decode(bytes: &[u8], header: Option<&str>, meta: Option<&str>) -> Decoded
     let (encoding, source) = match declared {
         Some((e, _)) if e != UTF_8 && is_non_ascii_utf8(bytes) => (UTF_8, EncodingSource::ValidUtf8),
         Some(found) => found,
+        // The detector allowed to guess UTF-8 guesses it for every valid UTF-8 input (ASCII
+        // included), so such bytes need not be sniffed: most of today's pages, read once more.
+        None if std::str::from_utf8(bytes).is_ok() => (UTF_8, EncodingSource::Detector),
         None => {
             let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
             detector.feed(bytes, true);

@@ -163,6 +163,25 @@ pub fn is_block(tag: &str) -> bool {
 
 /// Parse page bytes fetched from `url`.
 pub fn parse(bytes: &[u8], url: &Url, options: &ParseOptions) -> Result<Document, DomError> {
+    check_size(bytes, options)?;
+    let head = scan_head(bytes);
+    let decoded = decode(bytes, options.header_charset.as_deref(), head.meta_charset.as_deref());
+    Ok(build_document(decoded, head, url))
+}
+
+/// Parse a page that is already text (tests, rule previews, the article extractor's own
+/// intermediate HTML): it is UTF-8, so no detector reads it (sniffing a page costs about as
+/// much as parsing it).
+pub fn parse_str(html: &str, url: &Url) -> Result<Document, DomError> {
+    let bytes = html.as_bytes();
+    check_size(bytes, &ParseOptions::default())?;
+    let head = scan_head(bytes);
+    let decoded = Decoded { text: html.to_owned(), encoding: encoding_rs::UTF_8, source: EncodingSource::Text };
+    Ok(build_document(decoded, head, url))
+}
+
+/// Refuse pages too large or too deeply nested to build a tree of.
+fn check_size(bytes: &[u8], options: &ParseOptions) -> Result<(), DomError> {
     if bytes.len() > options.max_bytes {
         return Err(DomError::TooLarge { size: bytes.len(), limit: options.max_bytes });
     }
@@ -173,8 +192,10 @@ pub fn parse(bytes: &[u8], url: &Url, options: &ParseOptions) -> Result<Document
     if nesting.reopened > MAX_REOPENED {
         return Err(DomError::TooManyReopened { limit: MAX_REOPENED });
     }
-    let head = scan_head(bytes);
-    let decoded = decode(bytes, options.header_charset.as_deref(), head.meta_charset.as_deref());
+    Ok(())
+}
+
+fn build_document(decoded: Decoded, head: HeadInfo, url: &Url) -> Document {
     let nodes = build::build(&decoded.text);
     let base = head
         .base_href
@@ -182,12 +203,7 @@ pub fn parse(bytes: &[u8], url: &Url, options: &ParseOptions) -> Result<Document
         .and_then(|href| url.join(href.trim()).ok())
         .filter(|base| matches!(base.scheme(), "http" | "https" | "file"))
         .unwrap_or_else(|| url.clone());
-    Ok(Document { nodes, url: url.clone(), base, encoding: decoded.encoding, encoding_source: decoded.source, head })
-}
-
-/// Parse a page that is already text (tests, rule previews).
-pub fn parse_str(html: &str, url: &Url) -> Result<Document, DomError> {
-    parse(html.as_bytes(), url, &ParseOptions::default())
+    Document { nodes, url: url.clone(), base, encoding: decoded.encoding, encoding_source: decoded.source, head }
 }
 
 impl Document {
