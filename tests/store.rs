@@ -15,8 +15,8 @@ use html2rss::fetch::Validators;
 use html2rss::fetch::polite::HostWait;
 use html2rss::model::{Item, Page, Subject};
 use html2rss::store::{
-    ArticleFields, ArticleUpdate, DueFilter, FetchRecord, Health, HostHealth, NewRule, SCHEMA_VERSION, SourceSettings,
-    Store, StoreError, StoreEvent, StoredRender, Template,
+    ArticleFields, ArticleUpdate, DateOrigin, DueFilter, FetchRecord, Health, HostHealth, NewRule, SCHEMA_VERSION,
+    SourceSettings, Store, StoreError, StoreEvent, StoredRender, Template,
 };
 use url::Url;
 
@@ -213,6 +213,20 @@ fn merging_keeps_first_seen_undated_dates_and_items_that_left_the_page(db: &Db) 
     assert_eq!(source.last_change, Some(at(200)));
     let undated = store.items(source.id, 100).unwrap().into_iter().find(|s| s.item.title == "Undated story").unwrap();
     assert_eq!((undated.item.date, undated.last_seen), (Some(at(100).fixed_offset()), at(300)));
+    assert_eq!(undated.date_origin, DateOrigin::FirstSeen);
+    assert_eq!(items["Old story, updated"].date_origin, DateOrigin::Page);
+
+    // A date the page gives later replaces the first-seen one, and says it came from the page.
+    let dated = extraction(vec![(
+        Some("World"),
+        vec![item("Undated story", Some("https://news.example/undated"), Some("2023-03-04T05:06:07Z"))],
+    )]);
+    assert_eq!(store.merge(source.id, &dated, at(400)).unwrap().changed, 1);
+    let undated = store.items(source.id, 100).unwrap().into_iter().find(|s| s.item.title == "Undated story").unwrap();
+    assert_eq!(
+        (undated.date_origin, undated.item.date),
+        (DateOrigin::Page, DateTime::parse_from_rfc3339("2023-03-04T05:06:07Z").ok())
+    );
 }
 
 fn the_feed_is_the_newest_n_items_in_date_then_page_order(db: &Db) {

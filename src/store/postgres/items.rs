@@ -45,77 +45,112 @@ impl Postgres {
             if found == 0 {
                 return Err(StoreError::NoSuchSource(id.0));
             }
-            let select = "SELECT id, subject, title, link, date, description, content, author
-                 FROM items WHERE source_id = $1 AND guid = $2";
-            let insert =
-                "INSERT INTO items (source_id, guid, subject, title, link, date, date_ts, description, content, author,
-                                    position, first_seen, last_seen, date_origin)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13)";
-            // A date the page gives now wins over a first-seen or article date.
-            let update =
-                "UPDATE items SET subject = $2, title = $3, link = $4, date = $5, date_ts = $6, description = $7,
-                                  content = $8, author = $9, position = $10, last_seen = $11,
-                                  date_origin = CASE WHEN $12::boolean THEN 'page' ELSE date_origin END
-                 WHERE id = $1";
+            // Three statements whatever the page's length (reading the stored items, inserting
+            // the new, updating the rest), not two per item: under many concurrent refreshes,
+            // PostgreSQL's cost is per statement more than per row.
             let mut report = MergeReport::default();
             let mut seen = HashSet::new();
+            let mut listed = Vec::new();
             for (position, (subject, item)) in page.items_with_subject().enumerate() {
                 let guid = feed::guid(item);
-                if !seen.insert(guid.clone()) {
+                if seen.insert(guid.clone()) {
+                    listed.push((position, subject, item, guid));
+                } else {
                     report.duplicates += 1;
-                    continue;
                 }
-                let stored = tx.query_opt(select, &[&id.0, &guid])?.as_ref().map(stored_fields).transpose()?;
-                match stored {
+            }
+            let guids: Vec<&str> = listed.iter().map(|(.., guid)| guid.as_str()).collect();
+            let mut stored: HashMap<String, (i64, Fields)> = tx
+                .query(
+                    "SELECT guid, id, subject, title, link, date, description, content, author
+                     FROM items WHERE source_id = $1 AND guid = ANY($2)",
+                    &[&id.0, &guids],
+                )?
+                .iter()
+                .map(|row| Ok((row.try_get(0)?, stored_fields(row)?)))
+                .collect::<Result<_>>()?;
+            let mut new = Rows::default();
+            let mut kept = Rows::default();
+            for (position, subject, item, guid) in listed {
+                let old = stored.remove(&guid);
+                let f = Fields::merged(subject, item, old.as_ref().map(|(_, old)| old), now);
+                let rows = match &old {
                     None => {
-                        let f = Fields::merged(subject, item, None, now);
-                        let origin = if item.date.is_some() { DateOrigin::Page } else { DateOrigin::FirstSeen };
-                        tx.execute(
-                            insert,
-                            &[
-                                &id.0,
-                                &guid,
-                                &f.subject,
-                                &f.title,
-                                &f.link,
-                                &f.date,
-                                &f.date_ts().map_err(|e| bad_value("date", e))?,
-                                &f.description,
-                                &f.content,
-                                &f.author,
-                                &signed(position),
-                                &now.timestamp(),
-                                &origin.as_str(),
-                            ],
-                        )?;
                         report.new += 1;
+                        new.origins
+                            .push(if item.date.is_some() { DateOrigin::Page } else { DateOrigin::FirstSeen }.as_str());
+                        new.guids.push(guid);
+                        &mut new
                     }
                     Some((row_id, old)) => {
-                        let f = Fields::merged(subject, item, Some(&old), now);
-                        if f == old {
+                        if f == *old {
                             report.unchanged += 1;
                         } else {
                             report.changed += 1;
                         }
-                        tx.execute(
-                            update,
-                            &[
-                                &row_id,
-                                &f.subject,
-                                &f.title,
-                                &f.link,
-                                &f.date,
-                                &f.date_ts().map_err(|e| bad_value("date", e))?,
-                                &f.description,
-                                &f.content,
-                                &f.author,
-                                &signed(position),
-                                &now.timestamp(),
-                                &item.date.is_some(),
-                            ],
-                        )?;
+                        kept.ids.push(*row_id);
+                        kept.page_dates.push(item.date.is_some());
+                        &mut kept
                     }
-                }
+                };
+                rows.date_ts.push(f.date_ts().map_err(|e| bad_value("date", e))?);
+                rows.positions.push(signed(position));
+                rows.push(f);
+            }
+            if !new.guids.is_empty() {
+                tx.execute(
+                    "INSERT INTO items (source_id, guid, subject, title, link, date, date_ts, description, content,
+                                        author, position, first_seen, last_seen, date_origin)
+                     SELECT $1, guid, subject, title, link, date, date_ts, description, content, author, position,
+                            $11, $11, origin
+                     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[],
+                                 $8::text[], $9::text[], $10::text[], $12::bigint[], $13::text[])
+                          AS n (guid, subject, title, link, date, date_ts, description, content, author, position,
+                                origin)",
+                    &[
+                        &id.0,
+                        &new.guids,
+                        &new.subjects,
+                        &new.titles,
+                        &new.links,
+                        &new.dates,
+                        &new.date_ts,
+                        &new.descriptions,
+                        &new.contents,
+                        &new.authors,
+                        &now.timestamp(),
+                        &new.positions,
+                        &new.origins,
+                    ],
+                )?;
+            }
+            if !kept.ids.is_empty() {
+                // A date the page gives now wins over a first-seen or article date.
+                tx.execute(
+                    "UPDATE items i SET subject = k.subject, title = k.title, link = k.link, date = k.date,
+                            date_ts = k.date_ts, description = k.description, content = k.content,
+                            author = k.author, position = k.position, last_seen = $11,
+                            date_origin = CASE WHEN k.page_date THEN 'page' ELSE i.date_origin END
+                     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                                 $7::text[], $8::text[], $9::text[], $10::bigint[], $12::boolean[])
+                          AS k (id, subject, title, link, date, date_ts, description, content, author, position,
+                                page_date)
+                     WHERE i.id = k.id",
+                    &[
+                        &kept.ids,
+                        &kept.subjects,
+                        &kept.titles,
+                        &kept.links,
+                        &kept.dates,
+                        &kept.date_ts,
+                        &kept.descriptions,
+                        &kept.contents,
+                        &kept.authors,
+                        &kept.positions,
+                        &now.timestamp(),
+                        &kept.page_dates,
+                    ],
+                )?;
             }
             tx.execute(
                 "UPDATE sources SET item_count = item_count + $2,
@@ -292,19 +327,51 @@ impl Postgres {
     }
 }
 
+/// The stored fields of a row `guid, id, subject, title, link, date, description, content, author`.
 fn stored_fields(row: &Row) -> Result<(i64, Fields)> {
     Ok((
-        row.try_get(0)?,
+        row.try_get(1)?,
         Fields {
-            subject: row.try_get(1)?,
-            title: row.try_get(2)?,
-            link: row.try_get(3)?,
-            date: row.try_get(4)?,
-            description: row.try_get(5)?,
-            content: row.try_get(6)?,
-            author: row.try_get(7)?,
+            subject: row.try_get(2)?,
+            title: row.try_get(3)?,
+            link: row.try_get(4)?,
+            date: row.try_get(5)?,
+            description: row.try_get(6)?,
+            content: row.try_get(7)?,
+            author: row.try_get(8)?,
         },
     ))
+}
+
+/// Items a merge writes, a column per array (`unnest` turns them back into rows); `guids` and
+/// `origins` for new items, `ids` and `page_dates` for stored ones.
+#[derive(Default)]
+struct Rows {
+    guids: Vec<String>,
+    origins: Vec<&'static str>,
+    ids: Vec<i64>,
+    page_dates: Vec<bool>,
+    subjects: Vec<Option<String>>,
+    titles: Vec<String>,
+    links: Vec<Option<String>>,
+    dates: Vec<String>,
+    date_ts: Vec<i64>,
+    descriptions: Vec<Option<String>>,
+    contents: Vec<Option<String>>,
+    authors: Vec<Option<String>>,
+    positions: Vec<i64>,
+}
+
+impl Rows {
+    fn push(&mut self, fields: Fields) {
+        self.subjects.push(fields.subject);
+        self.titles.push(fields.title);
+        self.links.push(fields.link);
+        self.dates.push(fields.date);
+        self.descriptions.push(fields.description);
+        self.contents.push(fields.content);
+        self.authors.push(fields.author);
+    }
 }
 
 fn newest(client: &impl Sql, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {

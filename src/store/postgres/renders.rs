@@ -13,36 +13,31 @@ impl Postgres {
     /// `FOR SHARE` holds the source's row until the renders are in: a merge that would make
     /// them stale waits for this transaction, then bumps the version past them.
     pub fn put_renders(&self, id: SourceId, renders: &[StoredRender]) -> Result<bool> {
+        // One statement for every format: all are kept or none.
+        let formats: Vec<String> = renders.iter().map(|r| r.format.to_string()).collect();
+        let versions: Vec<i64> = renders.iter().map(|r| signed(r.feed_version)).collect();
+        let intervals: Vec<i64> = renders.iter().map(|r| duration_secs(r.update_interval)).collect();
+        let limits: Vec<i64> = renders.iter().map(|r| signed(r.item_limit)).collect();
+        let modified: Vec<i64> = renders.iter().map(|r| r.last_modified.timestamp()).collect();
+        let etags: Vec<&str> = renders.iter().map(|r| r.etag.as_str()).collect();
+        let bodies: Vec<&[u8]> = renders.iter().map(|r| r.body.as_bytes()).collect();
         self.with(|client| {
-            let tx = client.transaction()?;
             let put = "INSERT INTO renders
                    (source_id, format, feed_version, update_interval, item_limit, last_modified, etag, body)
-                 SELECT id, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::text, $8::bytea
-                 FROM sources WHERE id = $1 AND feed_version = $3 AND update_interval = $4 FOR SHARE
+                 SELECT s.id, r.format, r.feed_version, r.update_interval, r.item_limit, r.last_modified, r.etag, r.body
+                 FROM sources s,
+                      unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[],
+                             $8::bytea[])
+                        AS r (format, feed_version, update_interval, item_limit, last_modified, etag, body)
+                 WHERE s.id = $1 AND s.feed_version = r.feed_version AND s.update_interval = r.update_interval
+                 FOR SHARE OF s
                  ON CONFLICT (source_id, format) DO UPDATE SET
                    feed_version = excluded.feed_version, update_interval = excluded.update_interval,
                    item_limit = excluded.item_limit, last_modified = excluded.last_modified,
                    etag = excluded.etag, body = excluded.body";
-            for render in renders {
-                let kept = tx.execute(
-                    put,
-                    &[
-                        &id.0,
-                        &render.format.to_string(),
-                        &signed(render.feed_version),
-                        &duration_secs(render.update_interval),
-                        &signed(render.item_limit),
-                        &render.last_modified.timestamp(),
-                        &render.etag,
-                        &render.body.as_bytes(),
-                    ],
-                )?;
-                if kept == 0 {
-                    return Ok(false);
-                }
-            }
-            tx.commit()?;
-            Ok(true)
+            let kept =
+                client.execute(put, &[&id.0, &formats, &versions, &intervals, &limits, &modified, &etags, &bodies])?;
+            Ok(kept == renders.len() as u64)
         })
     }
 

@@ -20,6 +20,9 @@ const COLUMNS: &str = "id, url, rule_id, full_text, update_interval, engine, con
      last_fetch, last_duration_ms, last_change, next_due, http_status, error, consecutive_failures, health, fresh, \
      etag, last_modified, item_count, created, body_hash, last_success, feed_version, page_feed";
 
+/// The number of [`COLUMNS`].
+const COLUMN_COUNT: usize = 27;
+
 fn from_row(row: &Row) -> Result<Source> {
     let url: String = row.try_get(1)?;
     let health: String = row.try_get(17)?;
@@ -264,17 +267,24 @@ impl Postgres {
         limit: usize,
         lease: Duration,
     ) -> Result<Vec<Source>> {
+        // One statement: the lock, the lease and the rows in one round trip.
+        let sql = format!(
+            "WITH due AS (SELECT id AS due_id, next_due AS was FROM sources
+                          WHERE next_due <= $1 AND {} ORDER BY fresh DESC, next_due, id LIMIT $2
+                          FOR UPDATE SKIP LOCKED)
+             UPDATE sources SET next_due = $3 FROM due WHERE id = due_id RETURNING {COLUMNS}, was",
+            only(filter)
+        );
+        let until = later(now, lease).timestamp();
         self.with(|client| {
-            let tx = client.transaction()?;
-            let mut sources = due(&tx, now, filter, limit, true)?;
-            let until = later(now, lease);
-            let ids: Vec<i64> = sources.iter().map(|s| s.id.0).collect();
-            tx.execute("UPDATE sources SET next_due = $2 WHERE id = ANY($1)", &[&ids, &until.timestamp()])?;
-            tx.commit()?;
-            for source in &mut sources {
-                source.next_due = until;
-            }
-            Ok(sources)
+            let rows = client.query(&sql, &[&now.timestamp(), &signed(limit), &until])?;
+            let mut claimed = rows
+                .iter()
+                .map(|row| Ok((from_row(row)?, row.try_get::<_, i64>(COLUMN_COUNT)?)))
+                .collect::<Result<Vec<_>>>()?;
+            // RETURNING keeps no order: the order they were taken in.
+            claimed.sort_by_key(|(source, was)| (!source.fresh, *was, source.id.0));
+            Ok(claimed.into_iter().map(|(source, _)| source).collect())
         })
     }
 
