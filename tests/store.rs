@@ -167,6 +167,12 @@ fn merging_keeps_first_seen_undated_dates_and_items_that_left_the_page(db: &Db) 
             item("Old story again", Some("https://news.example/old"), None),
         ],
     )]);
+    // A merge for no source fails and is rolled back; the store works on after it (PostgreSQL:
+    // its connection goes back to the pool out of the failed transaction).
+    for _ in 0..3 {
+        let missing = store.merge(html2rss::store::SourceId(4242), &first, at(50)).unwrap_err();
+        assert!(matches!(missing, StoreError::NoSuchSource(4242)), "{missing}");
+    }
     let report = store.merge(source.id, &first, at(100)).unwrap();
     assert_eq!((report.new, report.changed, report.unchanged, report.duplicates), (3, 0, 0, 1));
 

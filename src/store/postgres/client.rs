@@ -7,12 +7,13 @@
 //! the calling thread, which tokio refuses on an async worker thread; the web server reads
 //! small rows on its workers (as from SQLite), so that would not do.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
 
+use futures_util::future::try_join;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, Error, GenericClient, Row, Statement, Transaction};
+use tokio_postgres::{Client, Error, GenericClient, Row, Statement};
 
 use crate::store::BackendError;
 
@@ -26,10 +27,15 @@ pub(crate) struct Conn {
     statements: Statements,
 }
 
-/// A transaction of a [`Conn`]; dropped without `commit`, it rolls back.
+/// A transaction of a [`Conn`]; dropped without `commit`, it rolls back. Its `BEGIN` is sent
+/// with its first statement and its `COMMIT` may go with its last ([`Tx::execute_and_commit`]),
+/// in one round trip each (pipelined: the client sends both before it reads an answer): under
+/// many concurrent refreshes a refresh waits on its round trips more than on the database.
 pub(crate) struct Tx<'a> {
-    tx: Transaction<'a>,
+    client: &'a Client,
     statements: &'a Statements,
+    begun: Cell<bool>,
+    done: bool,
 }
 
 fn wait<F: Future>(future: F) -> F::Output {
@@ -58,6 +64,11 @@ pub(crate) fn connect(config: &tokio_postgres::Config, runtime: &tokio::runtime:
 pub(crate) trait Sql {
     fn parts(&self) -> (&impl GenericClient, &Statements);
 
+    /// Wait for a request's answer (a transaction sends its `BEGIN` first).
+    fn send<T>(&self, request: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+        wait(request)
+    }
+
     fn statement(&self, sql: &str) -> Result<Statement, Error> {
         let (client, statements) = self.parts();
         if let Some(statement) = statements.borrow().get(sql) {
@@ -70,27 +81,38 @@ pub(crate) trait Sql {
 
     fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, Error> {
         let statement = self.statement(sql)?;
-        wait(self.parts().0.query(&statement, params))
+        self.send(self.parts().0.query(&statement, params))
     }
 
     fn query_one(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row, Error> {
         let statement = self.statement(sql)?;
-        wait(self.parts().0.query_one(&statement, params))
+        self.send(self.parts().0.query_one(&statement, params))
     }
 
     fn query_opt(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Option<Row>, Error> {
         let statement = self.statement(sql)?;
-        wait(self.parts().0.query_opt(&statement, params))
+        self.send(self.parts().0.query_opt(&statement, params))
     }
 
     fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, Error> {
         let statement = self.statement(sql)?;
-        wait(self.parts().0.execute(&statement, params))
+        self.send(self.parts().0.execute(&statement, params))
+    }
+
+    /// Two queries in one round trip (pipelined): a row that may be missing, and rows.
+    fn query_opt_and_query(
+        &self,
+        (first, first_params): (&str, &[&(dyn ToSql + Sync)]),
+        (second, second_params): (&str, &[&(dyn ToSql + Sync)]),
+    ) -> Result<(Option<Row>, Vec<Row>), Error> {
+        let (first, second) = (self.statement(first)?, self.statement(second)?);
+        let client = self.parts().0;
+        self.send(try_join(client.query_opt(&first, first_params), client.query(&second, second_params)))
     }
 
     /// Statements without parameters, not kept (migrations).
     fn batch_execute(&self, sql: &str) -> Result<(), Error> {
-        wait(self.parts().0.batch_execute(sql))
+        self.send(self.parts().0.batch_execute(sql))
     }
 }
 
@@ -102,13 +124,21 @@ impl Sql for Conn {
 
 impl Sql for Tx<'_> {
     fn parts(&self) -> (&impl GenericClient, &Statements) {
-        (&self.tx, self.statements)
+        (self.client, self.statements)
+    }
+
+    fn send<T>(&self, request: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
+        if self.begun.replace(true) {
+            return wait(request);
+        }
+        wait(try_join(self.client.batch_execute("BEGIN"), request)).map(|(_, answer)| answer)
     }
 }
 
 impl Conn {
+    /// A transaction; `&mut`, so that nothing else runs on the connection meanwhile.
     pub fn transaction(&mut self) -> Result<Tx<'_>, Error> {
-        Ok(Tx { tx: wait(self.client.transaction())?, statements: &self.statements })
+        Ok(Tx { client: &self.client, statements: &self.statements, begun: Cell::new(false), done: false })
     }
 
     /// A query without parameters nor a prepared statement (one round trip).
@@ -122,7 +152,33 @@ impl Conn {
 }
 
 impl Tx<'_> {
-    pub fn commit(self) -> Result<(), Error> {
-        wait(self.tx.commit())
+    pub fn commit(mut self) -> Result<(), Error> {
+        self.done = true;
+        if !self.begun.get() {
+            return Ok(());
+        }
+        wait(self.client.batch_execute("COMMIT"))
+    }
+
+    /// Run a last statement and commit, in one round trip. When the statement fails, the
+    /// database takes the `COMMIT` for a `ROLLBACK`, and its error is the answer.
+    pub fn execute_and_commit(mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, Error> {
+        let statement = self.statement(sql)?;
+        let begin = (!self.begun.replace(true)).then(|| self.client.batch_execute("BEGIN"));
+        self.done = true;
+        let last = try_join(self.client.execute(&statement, params), self.client.batch_execute("COMMIT"));
+        match begin {
+            Some(begin) => wait(try_join(begin, last)).map(|(_, (count, _))| count),
+            None => wait(last).map(|(count, _)| count),
+        }
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.begun.get() && !self.done {
+            // A connection that cannot roll back is broken, and the pool replaces it.
+            let _ = wait(self.client.batch_execute("ROLLBACK"));
+        }
     }
 }

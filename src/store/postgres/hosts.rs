@@ -71,13 +71,13 @@ impl Postgres {
             )?;
             let Some(row) = counted else { return Ok(()) };
             let failures = u32::try_from(row.try_get::<_, i64>(0)?).unwrap_or(u32::MAX);
-            tx.execute(
+            tx.execute_and_commit(
                 "UPDATE host_leases SET holder = NULL,
                    not_before = greatest(not_before, clock_timestamp() + $2::bigint * interval '1 millisecond')
                  WHERE host = $1",
                 &[&lease.host, &signed(quiet(failures).as_millis())],
             )?;
-            Ok(tx.commit()?)
+            Ok(())
         })
     }
 }

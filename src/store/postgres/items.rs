@@ -152,14 +152,13 @@ impl Postgres {
                     ],
                 )?;
             }
-            tx.execute(
+            tx.execute_and_commit(
                 "UPDATE sources SET item_count = item_count + $2,
                                     last_change = CASE WHEN $3::boolean THEN $4 ELSE last_change END,
                                     feed_version = feed_version + CASE WHEN $3::boolean THEN 1 ELSE 0 END
                  WHERE id = $1",
                 &[&id.0, &signed(report.new), &(report.new + report.changed > 0), &now.timestamp()],
             )?;
-            tx.commit()?;
             Ok(report)
         })
     }
@@ -170,8 +169,11 @@ impl Postgres {
 
     pub fn feed(&self, id: SourceId, limit: usize) -> Result<Option<(Source, Vec<StoredItem>)>> {
         self.with(|client| {
-            let Some(source) = sources::get(client, id)? else { return Ok(None) };
-            Ok(Some((source, newest(client, id, limit)?)))
+            // One round trip: a refresh renders its feed after every change.
+            let (source, items) = client
+                .query_opt_and_query((&sources::by_id_sql(), &[&id.0]), (&newest_sql(), &[&id.0, &signed(limit)]))?;
+            let Some(source) = source else { return Ok(None) };
+            Ok(Some((sources::from_row(&source)?, items.iter().map(stored_item).collect::<Result<_>>()?)))
         })
     }
 
@@ -209,12 +211,13 @@ impl Postgres {
                 }
             }
             if stored > 0 {
-                tx.execute(
+                tx.execute_and_commit(
                     "UPDATE sources SET last_change = $2, feed_version = feed_version + 1 WHERE id = $1",
                     &[&id.0, &now.timestamp()],
                 )?;
+            } else {
+                tx.commit()?;
             }
-            tx.commit()?;
             Ok(usize::try_from(stored).unwrap_or(usize::MAX))
         })
     }
@@ -294,12 +297,13 @@ impl Postgres {
                 }
             }
             if dated > 0 {
-                tx.execute(
+                tx.execute_and_commit(
                     "UPDATE sources SET last_change = $2, feed_version = feed_version + 1 WHERE id = $1",
                     &[&id.0, &now.timestamp()],
                 )?;
+            } else {
+                tx.commit()?;
             }
-            tx.commit()?;
             Ok(usize::try_from(dated).unwrap_or(usize::MAX))
         })
     }
@@ -374,10 +378,13 @@ impl Rows {
     }
 }
 
+/// A source's newest items (`$1`: its id, `$2`: how many).
+fn newest_sql() -> String {
+    format!("SELECT {ITEM_COLUMNS} FROM items WHERE source_id = $1 ORDER BY date_ts DESC, position, id LIMIT $2")
+}
+
 fn newest(client: &impl Sql, id: SourceId, limit: usize) -> Result<Vec<StoredItem>> {
-    let sql =
-        format!("SELECT {ITEM_COLUMNS} FROM items WHERE source_id = $1 ORDER BY date_ts DESC, position, id LIMIT $2");
-    client.query(&sql, &[&id.0, &signed(limit)])?.iter().map(stored_item).collect()
+    client.query(&newest_sql(), &[&id.0, &signed(limit)])?.iter().map(stored_item).collect()
 }
 
 /// A row of [`ITEM_COLUMNS`].

@@ -23,7 +23,7 @@ const COLUMNS: &str = "id, url, rule_id, full_text, update_interval, engine, con
 /// The number of [`COLUMNS`].
 const COLUMN_COUNT: usize = 27;
 
-fn from_row(row: &Row) -> Result<Source> {
+pub(super) fn from_row(row: &Row) -> Result<Source> {
     let url: String = row.try_get(1)?;
     let health: String = row.try_get(17)?;
     Ok(Source {
@@ -72,9 +72,13 @@ fn from_row(row: &Row) -> Result<Source> {
     })
 }
 
+/// A source by its id (`$1`).
+pub(super) fn by_id_sql() -> String {
+    format!("SELECT {COLUMNS} FROM sources WHERE id = $1")
+}
+
 pub(super) fn get(client: &impl Sql, id: SourceId) -> Result<Option<Source>> {
-    let sql = format!("SELECT {COLUMNS} FROM sources WHERE id = $1");
-    client.query_opt(&sql, &[&id.0])?.as_ref().map(from_row).transpose()
+    client.query_opt(&by_id_sql(), &[&id.0])?.as_ref().map(from_row).transpose()
 }
 
 fn only(filter: DueFilter) -> &'static str {
