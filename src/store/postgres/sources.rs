@@ -20,9 +20,6 @@ const COLUMNS: &str = "id, url, rule_id, full_text, update_interval, engine, con
      last_fetch, last_duration_ms, last_change, next_due, http_status, error, consecutive_failures, health, fresh, \
      etag, last_modified, item_count, created, body_hash, last_success, feed_version, page_feed";
 
-/// The number of [`COLUMNS`].
-const COLUMN_COUNT: usize = 27;
-
 pub(super) fn from_row(row: &Row) -> Result<Source> {
     let url: String = row.try_get(1)?;
     let health: String = row.try_get(17)?;
@@ -89,14 +86,13 @@ fn only(filter: DueFilter) -> &'static str {
     }
 }
 
-/// The due sources, in the order they are taken; `lock` takes them for the transaction,
-/// passing over those another transaction holds.
-fn due(client: &impl Sql, now: DateTime<Utc>, filter: DueFilter, limit: usize, lock: bool) -> Result<Vec<Source>> {
-    let sql = format!(
-        "SELECT {COLUMNS} FROM sources WHERE next_due <= $1 AND {} ORDER BY fresh DESC, next_due, id LIMIT $2 {}",
-        only(filter),
-        if lock { "FOR UPDATE SKIP LOCKED" } else { "" }
-    );
+/// The sources due at `$1`, at most `$2`, in the order they are taken.
+fn due_where(filter: DueFilter) -> String {
+    format!("WHERE next_due <= $1 AND {} ORDER BY fresh DESC, next_due, id LIMIT $2", only(filter))
+}
+
+fn due(client: &impl Sql, now: DateTime<Utc>, filter: DueFilter, limit: usize) -> Result<Vec<Source>> {
+    let sql = format!("SELECT {COLUMNS} FROM sources {}", due_where(filter));
     client.query(&sql, &[&now.timestamp(), &signed(limit)])?.iter().map(from_row).collect()
 }
 
@@ -259,7 +255,7 @@ impl Postgres {
     }
 
     pub fn due_sources(&self, now: DateTime<Utc>, filter: DueFilter, limit: usize) -> Result<Vec<Source>> {
-        self.with(|client| due(client, now, filter, limit, false))
+        self.with(|client| due(client, now, filter, limit))
     }
 
     /// The due rows are locked (`FOR UPDATE SKIP LOCKED`) until their new due time commits:
@@ -273,18 +269,16 @@ impl Postgres {
     ) -> Result<Vec<Source>> {
         // One statement: the lock, the lease and the rows in one round trip.
         let sql = format!(
-            "WITH due AS (SELECT id AS due_id, next_due AS was FROM sources
-                          WHERE next_due <= $1 AND {} ORDER BY fresh DESC, next_due, id LIMIT $2
-                          FOR UPDATE SKIP LOCKED)
+            "WITH due AS (SELECT id AS due_id, next_due AS was FROM sources {} FOR UPDATE SKIP LOCKED)
              UPDATE sources SET next_due = $3 FROM due WHERE id = due_id RETURNING {COLUMNS}, was",
-            only(filter)
+            due_where(filter)
         );
         let until = later(now, lease).timestamp();
         self.with(|client| {
             let rows = client.query(&sql, &[&now.timestamp(), &signed(limit), &until])?;
             let mut claimed = rows
                 .iter()
-                .map(|row| Ok((from_row(row)?, row.try_get::<_, i64>(COLUMN_COUNT)?)))
+                .map(|row| Ok((from_row(row)?, row.try_get::<_, i64>("was")?)))
                 .collect::<Result<Vec<_>>>()?;
             // RETURNING keeps no order: the order they were taken in.
             claimed.sort_by_key(|(source, was)| (!source.fresh, *was, source.id.0));
