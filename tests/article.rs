@@ -206,6 +206,39 @@ fn a_feed_description_picks_its_article_among_several() {
     assert!(!hinted.contains("about the bridge"), "{hinted}");
 }
 
+/// Class "cited link lists": newsletters, roundups and reading notes list other sites' pages in
+/// the middle of their text, each entry nothing but a link. They are the text; a "read more"
+/// line to the site's own story, a bare address, and a box of other sites' stories after the
+/// text are not.
+#[test]
+fn a_list_of_other_sites_inside_the_text_is_text_and_links_around_it_are_not() {
+    let html = format!(
+        r#"<html><head><title>This week in compilers 16</title></head><body>
+        <nav><a href="/">Home</a><a href="/archive/">Archive</a></nav>
+        <article><h1>This week in compilers 16</h1>{}
+        <h2>From the community</h2>
+        <ul><li><a href="https://blog.example.net/wasi/">Standardizing a system interface for sandboxes</a></li>
+        <li><a href="https://hacks.example.com/lucet">A native compiler and runtime opens its sources</a></li></ul>
+        <p><a href="/2019/03/this-week-15/">Read last week's issue on this site</a></p>
+        <p><a href="https://archive.example.org/web/2019/x">https://archive.example.org/web/2019/x</a></p>
+        {}
+        <ul><li><a href="https://partner.example.com/a">Ten things to know about sandboxes today</a></li>
+        <li><a href="https://partner.example.com/b">Why everyone is moving to new runtimes</a></li></ul>
+        </article></body></html>"#,
+        prose("the compiler", 2),
+        prose("the release", 2)
+    );
+    let doc = page("https://news.compilers.example/2019/04/this-week-16/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 2 about the release"), "{text}");
+    for cited in ["Standardizing a system interface", "A native compiler and runtime"] {
+        assert!(text.contains(cited), "{cited:?} missing from {text}");
+    }
+    for away in ["last week's issue", "archive.example.org", "Ten things to know", "moving to new runtimes"] {
+        assert!(!text.contains(away), "{away:?} in {text}");
+    }
+}
+
 #[test]
 fn a_line_labelled_as_an_advertisement_is_no_article_text() {
     // A sponsored link at the end of the body, in a paragraph like the article's own, said to

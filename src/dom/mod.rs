@@ -410,6 +410,19 @@ impl Document {
         matches!(url.scheme(), "http" | "https" | "file").then_some(url)
     }
 
+    /// Whether a link stays on the page's site: the same host without `www.`, or one a
+    /// subdomain of the other (`news.example.org` on `example.org`). A page or link without a
+    /// host (a local file) is taken as on the site.
+    pub fn is_on_site(&self, link: &Url) -> bool {
+        let bare = |url: &Url| url.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
+        match (bare(&self.url), bare(link)) {
+            (Some(site), Some(host)) => {
+                host == site || host.ends_with(&format!(".{site}")) || site.ends_with(&format!(".{host}"))
+            }
+            _ => true,
+        }
+    }
+
     /// `outerHTML` of a node.
     pub fn outer_html(&self, id: NodeId) -> String {
         let mut out = String::new();

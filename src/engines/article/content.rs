@@ -146,6 +146,11 @@ impl TextStats {
         self.link[doc.node(n).end.index()] - self.link[n.index()]
     }
 
+    /// Text outside links between two positions of the pre-order arena.
+    fn prose_between(&self, from: usize, to: usize) -> u32 {
+        (self.text[to] - self.link[to]) - (self.text[from] - self.link[from])
+    }
+
     /// Text outside links: what articles are made of.
     fn prose(&self, doc: &Document, n: NodeId) -> u32 {
         self.chars(doc, n) - self.link_chars(doc, n)
@@ -1023,11 +1028,12 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
             matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
         let boilerplate = (stats.prose(&out, n) as f64) < BOILERPLATE_MAX_SHARE * total
             && (FURNITURE_TAGS.contains(&tag) || is_boilerplate_element(&out, n));
-        // A paragraph, heading or list item that is nothing but a link points elsewhere
-        // ("Read more: …", a related story).
+        // A paragraph, heading or list item that is nothing but a link points away from the
+        // text ("Read more: …", a related story), unless it is an entry the text cites.
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
             && chars > 0
-            && stats.prose(&out, n) == 0;
+            && stats.prose(&out, n) == 0
+            && !is_cited_entry(&out, n, page, &stats, body);
         let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
         // Counted before the text is read: most elements are longer (a body's wrapper holds
         // the whole article).
@@ -1045,6 +1051,30 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let html = sanitize_html(&fragment, &page.base);
     let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Least text outside links after a list (characters) for the list to be inside the text: a
+/// sentence or two, not a footnote or a credit line.
+const PROSE_AFTER_CITED_LIST: u32 = 100;
+
+/// An entry of a list the text cites (a newsletter's links, a roundup, sources read): a list
+/// item whose every link leads off the page's site and is named in words, in a list that the
+/// text goes on after. Related stories, "read more" lines and series navigation link the
+/// site's own pages, to keep readers on it; boxes of other sites' stories, shops and share
+/// buttons close the text rather than sit inside it; a bare address is a source's URL, not
+/// prose.
+fn is_cited_entry(out: &Document, n: NodeId, page: &Document, stats: &TextStats, body: NodeId) -> bool {
+    let Some(list) = out.parent(n).filter(|&l| out.is_tag(n, "li") && matches!(out.tag(l), Some("ul" | "ol"))) else {
+        return false;
+    };
+    let mut links = out.descendants(n).filter(|&d| out.is_tag(d, "a")).peekable();
+    let cites = links.peek().is_some()
+        && links.all(|a| {
+            let named_in_words = out.text(a).trim().contains(' ');
+            let url = out.attr(a, "href").and_then(|href| out.resolve(href));
+            named_in_words && url.is_some_and(|url| !page.is_on_site(&url))
+        });
+    cites && stats.prose_between(out.node(list).end.index(), out.node(body).end.index()) >= PROSE_AFTER_CITED_LIST
 }
 
 /// Longest heading taken for a box's title: a label of a few words ("You may also like",

@@ -683,16 +683,7 @@ pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Can
     if candidate.containers.len() < 2 {
         return;
     }
-    let site = doc.url.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
-    let on_site = |url: &Url| {
-        let host = url.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
-        match (&site, host) {
-            (Some(site), Some(host)) => {
-                host == *site || host.ends_with(&format!(".{site}")) || site.ends_with(&format!(".{host}"))
-            }
-            _ => true,
-        }
-    };
+    let on_site = |url: &Url| doc.is_on_site(url);
     // (on-site headlines, headlines) of each container's records.
     let counts: Vec<(NodeId, usize, usize)> = candidate
         .containers
