@@ -239,6 +239,32 @@ fn a_list_of_other_sites_inside_the_text_is_text_and_links_around_it_are_not() {
     }
 }
 
+/// Class "license notice": blogs end every post with a box naming its author, its permalink
+/// and the license it is published under (a Creative Commons link, `rel="license"`). It is the
+/// same on every post, not the text; a paragraph of the text that links a license stays.
+#[test]
+fn a_license_notice_under_the_post_is_no_article_text() {
+    let html = format!(
+        r#"<html><head><title>Notes on constraint solving</title></head><body><article>
+        <h1>Notes on constraint solving</h1>{}
+        <p>The solver's own code is free software: the authors publish it under the
+        <a href="https://www.gnu.org/licenses/gpl-3.0.html">GPL</a>, and every paragraph of its
+        manual may be copied as long as the copy names them, which is what this post does.</p>
+        <div style="border:1px solid"><h3>About this post</h3><ul>
+        <li>Author: <a href="/about/">Lin</a></li>
+        <li>Link: <a href="/2019/06/25/constraints/">https://blog.example.org/2019/06/25/constraints/</a></li>
+        <li>Licensed under <a href="https://creativecommons.org/licenses/by-nc-nd/4.0/">CC BY-NC-ND 4.0</a></li>
+        </ul></div></article></body></html>"#,
+        prose("the solver", 3)
+    );
+    let doc = page("https://blog.example.org/2019/06/25/constraints/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 3 about the solver") && text.contains("under the GPL"), "{text}");
+    for notice in ["About this post", "Author:", "CC BY-NC-ND"] {
+        assert!(!text.contains(notice), "{notice:?} in {text}");
+    }
+}
+
 #[test]
 fn a_line_labelled_as_an_advertisement_is_no_article_text() {
     // A sponsored link at the end of the body, in a paragraph like the article's own, said to

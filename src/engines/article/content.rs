@@ -284,6 +284,36 @@ fn is_labelled_ad(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
     AD_LABELS.iter().any(|label| text.starts_with(label) && prose <= label.chars().count() + AD_LINE_EXTRA_CHARS)
 }
 
+/// Most characters of a license notice with what goes with it: the author, the permalink and
+/// the license's name ("Author: … Link: … Licensed under CC BY-NC-ND 4.0"), a few lines.
+const LICENSE_BOX_MAX_CHARS: u32 = 300;
+/// Most of them outside links: labels and one sentence ("All posts on this blog are licensed
+/// under CC BY-NC-SA 4.0 unless stated otherwise."), not a paragraph of the text that links a
+/// license.
+const LICENSE_BOX_MAX_PROSE: u32 = 120;
+
+/// A link to the license the page is published under: `rel="license"` (HTML's own mark), or
+/// the address of a Creative Commons or GNU license.
+fn is_license_link(doc: &Document, a: NodeId) -> bool {
+    let rel = doc.attr(a, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("license")));
+    rel || doc.attr(a, "href").and_then(|href| doc.resolve(href)).is_some_and(|url| {
+        let host = url.host_str().unwrap_or_default();
+        let path = url.path();
+        (host.ends_with("creativecommons.org")
+            && (path.starts_with("/licenses/") || path.starts_with("/publicdomain/")))
+            || (host.ends_with("gnu.org") && path.starts_with("/licenses/"))
+    })
+}
+
+/// A license notice: a short block that links the license the post is published under, with
+/// the author and permalink lines that come with it (blogs end every post with one). The
+/// largest such block goes, since the page is walked from the top.
+fn is_license_box(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
+    stats.chars(doc, n) <= LICENSE_BOX_MAX_CHARS
+        && stats.prose(doc, n) <= LICENSE_BOX_MAX_PROSE
+        && doc.descendants(n).any(|d| doc.is_tag(d, "a") && is_license_link(doc, d))
+}
+
 /// Hidden from sight, or decorative (`aria-hidden`): not the article's text.
 fn is_hidden(doc: &Document, n: NodeId) -> bool {
     is_not_rendered(doc, n) || doc.attr(n, "aria-hidden").is_some_and(|v| v.trim() == "true")
@@ -464,6 +494,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                 && !holds_title
                 && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
             || is_labelled_ad(doc, id, &stats)
+            || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
             || is_heading_control(doc, id, &stats)
