@@ -200,6 +200,32 @@ fn records_that_differ_only_in_a_bem_modifier_are_one_list() {
     assert_eq!(items(&page), expected(&POSTS));
 }
 
+/// Class "a flag for what the record holds": themes mark the posts that have a cover picture
+/// (Hugo Stack's `<article class="has-image">` beside `<article class="">`, WordPress's
+/// `has-post-thumbnail`). The flag says what a record happens to hold, not its kind: posts
+/// with and without a picture are one list, in page order.
+#[test]
+fn a_flag_for_a_cover_picture_does_not_split_the_list() {
+    let cards: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, _))| {
+            let (class, cover) = if k % 3 == 1 {
+                ("", String::new())
+            } else {
+                ("has-image", format!(r#"<header><a href="{path}"><img src="{path}cover.jpg" alt=""></a></header>"#))
+            };
+            format!(r#"<article class="{class}">{cover}<div class="article-details"><h2><a href="{path}">{title}</a></h2></div></article>"#)
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><section class=\"article-list\">{cards}</section></main>{FOOTER}</body></html>"
+    );
+    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
+    let posts: Vec<(String, String)> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string())).collect();
+    assert_eq!(found, posts);
+}
+
 /// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
 /// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
 /// the title's own symbols.
