@@ -226,6 +226,34 @@ fn a_flag_for_a_cover_picture_does_not_split_the_list() {
     assert_eq!(found, posts);
 }
 
+/// Pelican's default theme shows the newest post in `<aside id="featured">` above "Other
+/// articles": an aside that holds one post's `<article>` and no other headline is that post,
+/// not a sidebar. A sidebar before the list (a widget of several posts) still is one.
+#[test]
+fn a_featured_post_in_an_aside_of_its_own_is_an_item() {
+    let article = |(title, path, _): &Post, tag: &str| {
+        format!(
+            r#"<article class="hentry"><{tag} class="entry-title"><a href="{path}">{title}</a></{tag}>
+            <footer class="post-info">By <a href="/author/claire.html">Claire</a> in <a href="/category/misc.html">misc</a></footer>
+            <div class="entry-content"><p>The first lines of {title}, as a summary.</p></div>
+            <a class="readmore" href="{path}">read more</a></article>"#
+        )
+    };
+    let others: String = POSTS[1..].iter().map(|p| format!("<li>{}</li>", article(p, "h1"))).collect();
+    let page = format!(
+        r#"<html><body>{HEADER}
+        <aside class="widget"><h2>Popular</h2><ul><li><a href="/posts/old-favourite/">An old favourite of the readers</a></li>
+        <li><a href="/posts/another-favourite/">Another favourite of the readers</a></li></ul></aside>
+        <aside id="featured" class="body">{}</aside>
+        <section id="content" class="body"><h1>Other articles</h1><ol id="posts-list" class="hfeed">{others}</ol></section>
+        {FOOTER}</body></html>"#,
+        article(&POSTS[0], "h1")
+    );
+    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
+    let posts: Vec<(String, String)> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string())).collect();
+    assert_eq!(found, posts);
+}
+
 /// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
 /// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
 /// the title's own symbols.

@@ -728,17 +728,28 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
     let region =
         doc.ancestors(common).take(LEAD_LEVELS).take_while(|&a| !doc.is_tag(a, "html")).last().unwrap_or(common);
     let mut urls: HashSet<&Url> = candidate.headline_urls(links).collect();
-    let outside = |n: NodeId| {
-        doc.ancestors(n)
-            .take_while(|&a| a != region)
-            .any(|a| off_list(doc, a) || has_word(doc, a, SECONDARY) || doc.tag(a).is_some_and(|t| HIDDEN.contains(&t)))
+    // A featured post set in an `<aside>` of its own (Pelican's default theme) is a lead, not a
+    // sidebar: the aside holds that post's `<article>` and no other headline, where a sidebar
+    // holds widgets of many links.
+    let featured_aside = |aside: NodeId, link: &Link| {
+        doc.is_tag(aside, "aside")
+            && doc.descendants(aside).any(|d| doc.is_tag(d, "article") && doc.contains(d, link.node))
+            && link_range(links, aside, doc.node(aside).end)
+                .all(|i| !links[i].is_headline() || links[i].url == link.url)
+    };
+    let outside = |link: &Link| {
+        doc.ancestors(link.node).take_while(|&a| a != region).any(|a| {
+            (off_list(doc, a) && !featured_aside(a, link))
+                || has_word(doc, a, SECONDARY)
+                || doc.tag(a).is_some_and(|t| HIDDEN.contains(&t))
+        })
     };
     let mut leads = Vec::new();
     for (h, link) in links.iter().enumerate().take_while(|(_, l)| l.node < first) {
         if !doc.contains(region, link.node) || !link.is_headline() || urls.contains(&link.url) {
             continue;
         }
-        if !marked_as_title(doc, links, link) || url_shape(&link.url) != shape || outside(link.node) {
+        if !marked_as_title(doc, links, link) || url_shape(&link.url) != shape || outside(link) {
             continue;
         }
         // The lead's element: the largest one around it that holds no other post (a link of
