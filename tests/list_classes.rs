@@ -254,6 +254,33 @@ fn a_featured_post_in_an_aside_of_its_own_is_an_item() {
     assert_eq!(found, posts);
 }
 
+/// Ghost's default theme (Source) heads its magazine homepage with a large card and four small
+/// ones, the newest posts, in a section above the `<main>` that holds the "Latest" feed: cards
+/// of the feed's own kind (tag and class words) a few wrappers up are records of the list,
+/// however many of them the header holds.
+#[test]
+fn cards_of_the_list_s_kind_in_a_header_section_above_it_are_items() {
+    let posts: Vec<(String, String)> =
+        (1..=9).map(|k| (format!("Story number {k} of the magazine this week"), format!("/story-{k}/"))).collect();
+    let card = |(title, path): &(String, String), size: &str| {
+        format!(
+            r#"<article class="gh-card post{size}"><a class="gh-card-link" href="{path}"><h3 class="gh-card-title">{title}</h3>
+            <p class="gh-card-excerpt">The first lines of the story, as an excerpt.</p></a></article>"#
+        )
+    };
+    let small: String = posts[1..5].iter().map(|p| card(p, "")).collect();
+    let feed: String = posts[5..].iter().map(|p| card(p, "")).collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<div class="site-content"><section class="gh-header is-magazine">{}
+        <div class="gh-header-left">{small}</div></section>
+        <section class="gh-container"><h2 class="gh-container-title">Latest</h2><main class="gh-main"><div class="gh-feed">{feed}</div></main></section>
+        </div>{FOOTER}</body></html>"#,
+        card(&posts[0], " is-large")
+    );
+    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
+    assert_eq!(found, posts);
+}
+
 /// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
 /// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
 /// the title's own symbols.

@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, link_range,
-    links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
+    HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, is_heading,
+    link_range, links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -795,7 +795,22 @@ pub fn add_same_kind(doc: &Document, links: &[Link], candidate: &mut Candidate) 
     }
     let Some((path, _)) = paths.into_iter().max_by_key(|&(_, count)| count) else { return };
     let common = candidate.containers.iter().copied().reduce(|a, b| doc.common_ancestor(a, b)).unwrap_or(doc.root());
-    let region = doc.parent(common).unwrap_or(common);
+    let near = doc.parent(common).unwrap_or(common);
+    // Up to where a lead story may sit: a magazine theme's header of featured cards of the
+    // list's own kind is a section beside the list's (Ghost's Source), a few wrappers up.
+    let region =
+        doc.ancestors(common).take(LEAD_LEVELS).take_while(|&a| !doc.is_tag(a, "html")).last().unwrap_or(common);
+    let of_kind = |n: NodeId| doc.tag(n) == Some(tag.as_str()) && overlap(&class_words(doc, n), &words) >= SAME_KIND;
+    // Beyond the list's own wrapper, a section with a heading of its own ("Publications",
+    // "Projects") is another list, which [`join_sections`] weighs; an untitled one (a header
+    // of featured cards) goes on the list. The section: the largest wrapper of the element
+    // that does not hold the list; its heading: one outside the cards.
+    let in_titled_section = |n: NodeId| {
+        let section = doc.ancestors(n).take_while(|&a| a != region && !doc.contains(a, common)).last();
+        section.is_some_and(|s| {
+            doc.descendants(s).any(|h| is_heading(doc, h) && !doc.ancestors(h).take_while(|&a| a != s).any(of_kind))
+        })
+    };
     let mut urls: Vec<&Url> = candidate.headline_urls(links).collect();
     let elements: Vec<NodeId> = candidate.records.iter().map(|r| r.element).collect();
     let mut found = Vec::new();
@@ -810,7 +825,7 @@ pub fn add_same_kind(doc: &Document, links: &[Link], candidate: &mut Candidate) 
             i = doc.node(id).end.0;
             continue;
         }
-        if in_list || node_tag != tag || overlap(&class_words(doc, id), &words) < SAME_KIND {
+        if in_list || !of_kind(id) || (!doc.contains(near, id) && in_titled_section(id)) {
             continue;
         }
         let inside = link_range(links, id, doc.node(id).end);
