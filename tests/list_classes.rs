@@ -281,6 +281,35 @@ fn cards_of_the_list_s_kind_in_a_header_section_above_it_are_items() {
     assert_eq!(found, posts);
 }
 
+/// Personal sites list their writing as links that hold a bold title and a line about it
+/// (`<a><strong>Title</strong> <span>What it is about.</span></a>`, or the line after a
+/// `<br>`): the bold part is the title. A bold first word that the title's own text goes on
+/// from, and a bold label ("New:"), leave the whole link the title.
+#[test]
+fn a_bold_title_inside_a_link_with_its_description_is_the_title() {
+    let entries: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, _))| match k {
+            0 => format!(r#"<li><a href="{path}"><strong>{title}</strong> <span class="desc">A few words on why.</span></a></li>"#),
+            1 => format!(r#"<li><a href="{path}"><b>{title}</b><br>A few words on why, after a break.</a></li>"#),
+            2 => {
+                let (first, rest) = title.split_once(' ').unwrap();
+                format!(r#"<li><a href="{path}"><strong>{first}</strong> {rest}</a></li>"#)
+            }
+            3 => format!(r#"<li><a href="{path}"><strong>New:</strong> <span>{title}</span></a></li>"#),
+            _ => format!(r#"<li><a href="{path}"><strong>{title}</strong><small>A few words on why.</small></a></li>"#),
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>Writing</h1><ul class=\"writing\">{entries}</ul></main>{FOOTER}</body></html>"
+    );
+    let titles: Vec<String> = items(&page).into_iter().map(|(t, _, _)| t).collect();
+    let mut expected: Vec<String> = POSTS.iter().map(|(t, _, _)| t.to_string()).collect();
+    expected[3] = format!("New: {}", POSTS[3].0);
+    assert_eq!(titles, expected);
+}
+
 /// A title element that also shows the date (`<h2>Title <small>date</small></h2>` inside the
 /// link, or "date - Title 🗃️" as the link's text) gives the title without the date, and keeps
 /// the title's own symbols.

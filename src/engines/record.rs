@@ -161,7 +161,31 @@ pub fn title_node(doc: &Document, link: NodeId) -> NodeId {
     heading_inside(doc, link)
         .or_else(|| overlaid_heading(doc, link))
         .or_else(|| slug_block_inside(doc, link))
+        .or_else(|| bold_lead_inside(doc, link))
         .unwrap_or(link)
+}
+
+/// The bold title of a link that also holds its description (`<a><strong>Title</strong>
+/// <span>What it is about.</span></a>`, the "writing" and "projects" lists of personal sites):
+/// the link's text opens with a `<strong>` or `<b>` of two words or more (or a CJK phrase), not
+/// a label ("New:"), and the rest of its text is in elements of its own or after a line break.
+/// A bold word that only starts the title's own sentence is followed by plain text, and the
+/// whole link stays the title.
+fn bold_lead_inside(doc: &Document, link: NodeId) -> Option<NodeId> {
+    let mut parts = doc.children(link).iter().copied().filter(|&c| doc.is_element(c) || doc.has_text(c));
+    let bold = parts.next().filter(|&b| matches!(doc.tag(b), Some("strong" | "b")))?;
+    let title = doc.text(bold);
+    let title = title.trim();
+    let phrase = title.split_whitespace().count() >= 2
+        || title.chars().filter(|&c| crate::engines::timepattern::db::is_cjk(c)).count() >= 4;
+    let mut rest = parts.peekable();
+    let mut broken = false;
+    let described = rest.peek().is_some()
+        && rest.all(|part| {
+            broken |= doc.is_tag(part, "br");
+            doc.is_element(part) || broken
+        });
+    (phrase && !title.ends_with(':') && described && doc.node(link).end.0 - link.0 <= CARD_MAX_NODES).then_some(bold)
 }
 
 /// The headline's text: its heading when the link wraps a whole item (or is an empty overlay
