@@ -265,6 +265,52 @@ fn a_license_notice_under_the_post_is_no_article_text() {
     }
 }
 
+/// Class "callouts": notes, warnings and background boxes set in the body as `<aside>` (Zenn's
+/// `:::message`, news sites' info boxes) or with the `alert` role (Docsy's alerts) are the
+/// text. A "read also" box of links inside the body, and a sidebar beside it, are not.
+#[test]
+fn callouts_inside_the_body_are_text_and_link_boxes_are_not() {
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed</title></head><body><main><article>
+        <h1>Bridge vote delayed</h1><div class="body">{}
+        <aside class="infobox"><h3>Background</h3><p>The old ferry has crossed the river since 1911 and
+        carries about four hundred people on a working day.</p></aside>
+        <div class="alert alert-warning" role="alert"><p>Warning: the figures of the tender are estimates
+        until the council publishes the final documents.</p></div>
+        <aside class="related"><h3>Read also</h3><a href="/news/ferry-timetable">Ferry timetable changes again this summer</a></aside>
+        {}</div></article>
+        <aside class="sidebar"><p>Our newsroom is open to visitors every first Saturday of the month, with coffee.</p></aside>
+        </main></body></html>"#,
+        prose("the bridge", 3),
+        prose("the ferry", 2)
+    );
+    let doc = page("https://town.example/news/bridge-vote", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    for kept in ["since 1911", "Warning: the figures", "Paragraph 2 about the ferry"] {
+        assert!(text.contains(kept), "{kept:?} missing from {text}");
+    }
+    for dropped in ["Ferry timetable", "Read also", "newsroom is open"] {
+        assert!(!text.contains(dropped), "{dropped:?} in {text}");
+    }
+}
+
+/// Class "revealed by a script": some publishers (WeChat's articles, fade-in themes) hide the
+/// article's container (`style="visibility: hidden"`) until a script shows it. A container that
+/// holds the page's text is the article, hidden or not; a small hidden part still is not text.
+#[test]
+fn an_article_hidden_until_a_script_shows_it_is_the_text() {
+    let html = format!(
+        r#"<html><head><title>Bridge vote delayed</title></head><body>
+        <h1>Bridge vote delayed</h1><div id="js_content" style="visibility: hidden; opacity: 0">{}
+        <p style="display:none">Tap to open the mini program for more.</p></div></body></html>"#,
+        prose("the bridge", 3)
+    );
+    let doc = page("https://mp.example.com/s/abc", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap_or_default();
+    assert!(text.contains("Paragraph 3 about the bridge"), "{text}");
+    assert!(!text.contains("mini program"), "{text}");
+}
+
 #[test]
 fn a_line_labelled_as_an_advertisement_is_no_article_text() {
     // A sponsored link at the end of the body, in a paragraph like the article's own, said to

@@ -430,6 +430,12 @@ enum Mark {
     Layout,
     /// A wrapper of one of the text's sections, written as a `<section>`.
     Section,
+    /// Hidden by its markup until a script shows it, and kept: written without `hidden` and
+    /// `style`, which would make Readability throw it away.
+    Shown,
+    /// A callout of the text ([`is_callout`]), written as a plain `<div>`: Readability drops
+    /// every `<aside>` and the `alert` role.
+    Callout,
 }
 
 /// Which subtrees of `scope` to leave out before Readability sees the page (`by_class`: the
@@ -469,11 +475,12 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             comments_in = parent;
         }
         let in_comments = comments_in.is_some() && parent == comments_in && !holds_title && !holds_text;
+        let callout = is_callout(doc, id, main_text, &stats);
         let drop = DROPPED_TAGS.contains(&tag)
             || Some(id) == title_node
             || in_comments
             || (small()
-                && (FURNITURE_TAGS.contains(&tag)
+                && ((FURNITURE_TAGS.contains(&tag) && !callout)
                     || doc.attr(id, "role").is_some_and(|r| FURNITURE_ROLES.contains(&r.trim()))
                     || is_hidden(doc, id)
                     || (tag == "noscript" && !holds_media(doc, id))
@@ -511,7 +518,13 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             }
             n = doc.node(id).end.0;
         } else {
-            if is_embed(&words) {
+            if callout {
+                marks[id.index()] = Mark::Callout;
+            } else if is_hidden_by_markup(doc, id) {
+                // Too much of the page's text to be a hidden menu or dialog: the article,
+                // revealed by a script (WeChat's `#js_content`, fade-in themes).
+                marks[id.index()] = Mark::Shown;
+            } else if is_embed(&words) {
                 marks[id.index()] = Mark::Unclassed;
             } else if is_heading(doc, id) && !is_comment_heading(doc, id) {
                 // Readability reads a heading's id like its class, and drops one whose id, a
@@ -527,6 +540,24 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         mark_sections(doc, text, &stats, &mut marks);
     }
     marks
+}
+
+/// Least share of a callout's text outside links: a note is sentences; a "read also" box
+/// inside the body is links.
+const CALLOUT_MIN_PROSE_SHARE: f64 = 0.7;
+
+/// A callout of the text: an `<aside>` or an element with the `alert` or `note` role inside the
+/// main text block, holding prose (a note, a warning, a background box: Zenn's `:::message`,
+/// Docsy's alerts, news sites' info boxes). Sidebars and teaser boxes sit outside the body or
+/// are links.
+fn is_callout(doc: &Document, n: NodeId, main_text: Option<NodeId>, stats: &TextStats) -> bool {
+    let marked = doc.is_tag(n, "aside")
+        || doc.attr(n, "role").is_some_and(|r| matches!(r.trim().to_ascii_lowercase().as_str(), "alert" | "note"));
+    let chars = stats.chars(doc, n);
+    marked
+        && main_text.is_some_and(|m| m != n && doc.contains(m, n))
+        && chars > 0
+        && stats.prose(doc, n) as f64 >= CALLOUT_MIN_PROSE_SHARE * chars as f64
 }
 
 /// Least text outside links (characters, not counting its heading) of a wrapper that is a
@@ -758,12 +789,13 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                     }
                     out.push('<');
                     out.push_str(written_tag(marks[n.index()], name));
-                    let unclassed = marks[n.index()] == Mark::Unclassed;
+                    let unclassed = matches!(marks[n.index()], Mark::Unclassed | Mark::Callout);
                     let unnamed = marks[n.index()] == Mark::Unnamed;
                     // An opened teaser's whole text is shown: Readability would drop it hidden.
-                    let shown = is_hidden_by_markup(doc, n) && expands_teaser(doc, n);
+                    let shown =
+                        marks[n.index()] == Mark::Shown || (is_hidden_by_markup(doc, n) && expands_teaser(doc, n));
                     for (attr, value) in attrs {
-                        if (unclassed && matches!(&**attr, "class" | "id"))
+                        if (unclassed && matches!(&**attr, "class" | "id" | "role"))
                             || (unnamed && &**attr == "id")
                             || (shown && matches!(&**attr, "style" | "hidden"))
                         {
@@ -789,7 +821,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
 /// The tag an element is written with.
 fn written_tag(mark: Mark, tag: &str) -> &str {
     match mark {
-        Mark::Layout => "div",
+        Mark::Layout | Mark::Callout => "div",
         Mark::Section => "section",
         _ => tag,
     }
