@@ -311,6 +311,29 @@ fn an_article_hidden_until_a_script_shows_it_is_the_text() {
     assert!(!text.contains("mini program"), "{text}");
 }
 
+/// Class "dek above a picture": the standfirst under the headline comes before the byline's
+/// avatar (Substack, Ghost) or the lead picture (news sites); it is not that picture's caption,
+/// which follows the picture.
+#[test]
+fn a_dek_above_the_byline_avatar_or_the_lead_picture_is_text() {
+    for below in [
+        r#"<div class="byline"><img src="/a.jpg" alt="avatar" width="36" height="36"><a href="/@ann">Ann Lee</a> Mar 3, 2024</div>"#,
+        r#"<figure><img src="/lead.jpg" alt=""><figcaption>The ferry at dawn. Photo: Ann Lee</figcaption></figure>"#,
+    ] {
+        let html = format!(
+            r#"<html><head><title>Bridge vote delayed</title></head><body><article><header>
+            <h1>Bridge vote delayed</h1>
+            <h3 class="subtitle">The council wants every document of the tender public before it votes in spring.</h3>
+            {below}</header><div class="body">{}</div></article></body></html>"#,
+            prose("the bridge", 3)
+        );
+        let doc = page("https://town.example/news/bridge-vote", &html);
+        let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+        assert!(text.contains("wants every document of the tender public"), "{below}: {text}");
+        assert!(text.contains("Paragraph 3 about the bridge") && !text.contains("Photo: Ann Lee"), "{text}");
+    }
+}
+
 #[test]
 fn a_line_labelled_as_an_advertisement_is_no_article_text() {
     // A sponsored link at the end of the body, in a paragraph like the article's own, said to

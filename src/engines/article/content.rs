@@ -671,13 +671,13 @@ fn holds_media(doc: &Document, n: NodeId) -> bool {
         || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
 }
 
-/// Whether the element just before or after this one is a picture or a player (with no more
-/// text than a credit).
-fn beside_media(doc: &Document, n: NodeId) -> bool {
+/// Whether the element just before (or, with `below`, after) this one is a picture or a player
+/// (with no more text than a credit).
+fn beside_media(doc: &Document, n: NodeId, below: bool) -> bool {
     let Some(parent) = doc.parent(n) else { return false };
     let siblings = doc.children(parent);
     let position = doc.node(n).position as usize;
-    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s));
+    let next = siblings[position + 1..].iter().find(|&&s| doc.is_element(s)).filter(|_| below);
     let previous = siblings[..position].iter().rev().find(|&&s| doc.is_element(s));
     [next, previous]
         .into_iter()
@@ -991,12 +991,14 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
             block_checked = false;
             // A caption shares its block with the picture or sits next to it, alone in its
             // wrapper; a header holding the headline, the lead and the byline may sit next to
-            // the picture too.
+            // the picture too. Right under the headline, a picture below is the lead picture
+            // (or the byline's avatar), which a dek comes before; its caption follows it.
+            let below = nearest_block.is_none() || nearest_block != dek_block;
             caption = nearest_block.is_some_and(|b| {
                 holds_media(doc, b)
-                    || beside_media(doc, b)
+                    || beside_media(doc, b, below)
                     || doc.parent(b).is_some_and(|p| {
-                        beside_media(doc, p)
+                        beside_media(doc, p, below)
                             && doc.children(p).iter().filter(|&&c| doc.is_element(c) && doc.has_text(c)).count() == 1
                     })
             });
