@@ -337,18 +337,28 @@ fn a_dek_above_the_byline_avatar_or_the_lead_picture_is_text() {
 #[test]
 fn a_line_labelled_as_an_advertisement_is_no_article_text() {
     // A sponsored link at the end of the body, in a paragraph like the article's own, said to
-    // be an ad only by its label: the label the law and the ad networks ask for.
+    // be an ad only by its label: the label the law and the ad networks ask for. So is a link
+    // to another story labelled "Read more:" or "Lire aussi |" inside the text.
     let html = format!(
         r#"<html><head><title>Bridge vote delayed</title></head><body><article><h1>Bridge vote delayed</h1>
         {}<p class="x"><span>Sponsored: </span><a href="https://ads.example/click?id=1">Continuous delivery
         conference in London this spring, register now</a></p>
-        <p>Anzeige <a href="https://ads.example/click?id=2">Günstige Kredite vergleichen</a></p></article></body></html>"#,
-        prose("the bridge", 4)
+        <p>Anzeige <a href="https://ads.example/click?id=2">Günstige Kredite vergleichen</a></p>
+        <div><span class="adspot-title">- Advertisement -</span><a href="https://ads.example/click?id=3"><img src="https://ads.example/3.jpg" alt=""></a></div>
+        <p><strong>READ MORE:</strong> <a href="/news/flood-damage">Flood damage estimate tops $40 million</a></p>
+        <section class="catcher"><span>Lire aussi</span> | <a href="/culture/bibliotheques"><span>Les bibliothèques face à la baisse des prêts</span></a></section>
+        {}</article></body></html>"#,
+        prose("the bridge", 4),
+        prose("the ferry", 1)
     );
     let doc = page("https://town.example/news/bridge-vote", &html);
     let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
-    assert!(text.contains("Paragraph 4 about the bridge"), "{text}");
-    assert!(!text.contains("Continuous delivery") && !text.contains("Kredite"), "{text}");
+    assert!(text.contains("Paragraph 4 about the bridge") && text.contains("Paragraph 1 about the ferry"), "{text}");
+    for label in
+        ["Continuous delivery", "Kredite", "Advertisement", "READ MORE", "Flood damage", "Lire aussi", "bibliothèques"]
+    {
+        assert!(!text.contains(label), "{label:?} in {text}");
+    }
 }
 
 #[test]

@@ -266,22 +266,48 @@ const AD_LABELS: &[&str] = &[
     "广告",
     "広告",
 ];
-/// Most text outside links that an ad line holds besides its label (a separator, "by").
-const AD_LINE_EXTRA_CHARS: usize = 4;
+/// The labels news sites put before a link to another of their stories inside the text ("READ
+/// MORE: …", Le Monde's "Lire aussi | …"), in the same languages (lower case).
+const READ_ALSO_LABELS: &[&str] = &[
+    "read more",
+    "read also",
+    "also read",
+    "see also",
+    "lire aussi",
+    "à lire aussi",
+    "lesen sie auch",
+    "mehr zum thema",
+    "leer más",
+    "lee también",
+    "leggi anche",
+    "相关阅读",
+    "延伸阅读",
+    "あわせて読みたい",
+    "関連記事",
+];
+/// Most text outside links that a labelled line holds besides its label (a separator, "by").
+const LABELLED_LINE_EXTRA_CHARS: usize = 4;
 
-/// A line that is an ad by its label: a paragraph or item with no block inside, that says
-/// "Sponsored:" (or "Advertisement", "Anzeige"…) and is otherwise a link.
-fn is_labelled_ad(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
-    if !matches!(doc.tag(n), Some("p" | "div" | "li")) || holds_block(doc, n) {
+/// A line that is an ad or a pointer to another story by its label: a paragraph, item or box
+/// with no block inside that says "Sponsored:" or "- Advertisement -" ([`AD_LABELS`]) or "Read
+/// more:" ([`READ_ALSO_LABELS`]) and is otherwise a link (of words or of a picture).
+fn is_labelled_line(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
+    if !matches!(doc.tag(n), Some("p" | "div" | "li" | "section")) || holds_block(doc, n) {
         return false;
     }
     let prose = stats.prose(doc, n) as usize;
     // No label with its extra is longer than 20 characters: most blocks stop here, unread.
-    if stats.link_chars(doc, n) == 0 || prose > 20 {
+    if prose > 20 {
         return false;
     }
-    let text = doc.text(n).trim().to_lowercase();
-    AD_LABELS.iter().any(|label| text.starts_with(label) && prose <= label.chars().count() + AD_LINE_EXTRA_CHARS)
+    let linked = stats.link_chars(doc, n) > 0 || doc.descendants(n).any(|d| doc.is_tag(d, "a") && holds_media(doc, d));
+    let text = doc.text(n).to_lowercase();
+    let text = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    linked
+        && AD_LABELS
+            .iter()
+            .chain(READ_ALSO_LABELS)
+            .any(|label| text.starts_with(label) && prose <= label.chars().count() + LABELLED_LINE_EXTRA_CHARS)
 }
 
 /// Most characters of a license notice with what goes with it: the author, the permalink and
@@ -500,7 +526,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             || (title_node.is_some()
                 && !holds_title
                 && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
-            || is_labelled_ad(doc, id, &stats)
+            || is_labelled_line(doc, id, &stats)
             || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
