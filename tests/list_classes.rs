@@ -221,9 +221,7 @@ fn a_flag_for_a_cover_picture_does_not_split_the_list() {
     let page = format!(
         "<html><body>{HEADER}<main><section class=\"article-list\">{cards}</section></main>{FOOTER}</body></html>"
     );
-    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
-    let posts: Vec<(String, String)> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string())).collect();
-    assert_eq!(found, posts);
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
 
 /// Pelican's default theme shows the newest post in `<aside id="featured">` above "Other
@@ -249,9 +247,7 @@ fn a_featured_post_in_an_aside_of_its_own_is_an_item() {
         {FOOTER}</body></html>"#,
         article(&POSTS[0], "h1")
     );
-    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
-    let posts: Vec<(String, String)> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string())).collect();
-    assert_eq!(found, posts);
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
 
 /// Ghost's default theme (Source) heads its magazine homepage with a large card and four small
@@ -277,8 +273,7 @@ fn cards_of_the_list_s_kind_in_a_header_section_above_it_are_items() {
         </div>{FOOTER}</body></html>"#,
         card(&posts[0], " is-large")
     );
-    let found: Vec<(String, String)> = items(&page).into_iter().map(|(t, p, _)| (t, p)).collect();
-    assert_eq!(found, posts);
+    assert_eq!(titles_and_paths(&page), posts);
 }
 
 /// Personal sites list their writing as links that hold a bold title and a line about it
