@@ -1528,3 +1528,41 @@ fn an_article_in_sections_with_wrappers_of_their_own_keeps_every_section() {
         assert!(!text.contains("Zoo keepers"), "{list}/{item}: the teaser is no section: {text}");
     }
 }
+
+#[test]
+fn links_to_the_previous_and_next_posts_after_a_short_text_are_no_article_text() {
+    // A short post (three short paragraphs: Readability, finding less than its 500 characters,
+    // retries without its cleaning) followed by the theme's previous/next links, each a short
+    // label and a link to another post of the site. Titles in Chinese are short in characters,
+    // so the links do not outweigh their labels as much as English ones do.
+    let short = |topic: &str| {
+        format!(
+            "<p>We moved the {topic} to a new server this week.</p><p>The move took half an hour: a dump of \
+             the database, an archive of the uploads, one line of configuration.</p><p>Tell us in the \
+             comments if a picture or a link is broken.</p>"
+        )
+    };
+    for (labels, titles) in [
+        (["上一篇: ", "下一篇: "], ["阳台上的番茄", "自动备份"]),
+        (["Previous post: ", "Next post: "], ["Tomatoes", "Backups"]),
+        (["← ", "→ "], ["Tomatoes", "Backups"]),
+    ] {
+        let html = format!(
+            r#"<html><head><title>Moved</title></head><body><div id="main" role="main">
+            <article class="post"><h1 class="post-title">Moved</h1>
+            <div class="post-content" itemprop="articleBody">{}</div></article>
+            <ul class="post-near"><li>{}<a href="/archives/139/">{}</a></li>
+            <li>{}<a href="/archives/145/">{}</a></li></ul>
+            </div></body></html>"#,
+            short("blog"),
+            labels[0],
+            titles[0],
+            labels[1],
+            titles[1]
+        );
+        let doc = page("https://blog.example.org/archives/142/", &html);
+        let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+        assert!(text.contains("a new server") && text.contains("broken"), "{text}");
+        assert!(!text.contains(titles[0]) && !text.contains(titles[1]), "{text}");
+    }
+}

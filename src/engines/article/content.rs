@@ -517,6 +517,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || (matches!(tag, "div" | "section" | "aside")
                         && after_text()
                         && is_teaser_list(doc, id, &stats))
+                    || (after_text() && !holds_title && is_post_navigation(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_element(doc, id) } else { is_comment_zone(doc, id) })
@@ -1229,6 +1230,39 @@ fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
                         && links_away(d)
                 })
         })
+}
+
+/// Longest label of a post navigation's link, outside it: "Previous post:", "« Older", "上一篇："
+/// (characters, not counting spaces).
+const POST_NAVIGATION_LABEL_MAX_CHARS: u32 = 16;
+/// Longest title of a post navigation's link (characters, not counting spaces): a long
+/// headline. A link holding more is a text inside an unclosed `<a>`.
+const POST_NAVIGATION_TITLE_MAX_CHARS: u32 = 150;
+
+/// The links to the previous and the next post after the text (Typecho's `post-near`, most
+/// blog themes): a list or box of two items, each one link to another page of the site
+/// and at most a short label. Readability's link density leaves them in when the text is short
+/// (it then retries without its cleaning) or the titles are (CJK titles are a few characters
+/// against their label's three or four).
+fn is_post_navigation(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
+    if !matches!(doc.tag(list), Some("ul" | "ol" | "div")) {
+        return false;
+    }
+    let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_element(c)).collect();
+    // No words between the items: a paragraph with a link in it is a sentence.
+    if items.iter().map(|&i| stats.prose(doc, i)).sum::<u32>() != stats.prose(doc, list) {
+        return false;
+    }
+    let links_another_post = |item: NodeId| {
+        let mut links = std::iter::once(item).chain(doc.descendants(item)).filter(|&d| doc.is_tag(d, "a"));
+        let url = links.next().and_then(|a| doc.attr(a, "href")).and_then(|href| doc.resolve(href));
+        links.next().is_none()
+            && url.is_some_and(|url| doc.is_on_site(&url) && url.path() != doc.url.path())
+            && (1..=POST_NAVIGATION_TITLE_MAX_CHARS).contains(&stats.link_chars(doc, item))
+            && stats.prose(doc, item) <= POST_NAVIGATION_LABEL_MAX_CHARS
+    };
+    // Two: a box of one link is as often a teaser card's wrapper.
+    items.len() == 2 && items.into_iter().all(links_another_post)
 }
 
 /// A card whose title need not be a heading: a picture and a title that both link to the same
