@@ -1290,8 +1290,8 @@ fn is_picture_card(doc: &Document, item: NodeId, stats: &TextStats) -> bool {
 }
 
 /// A list whose every item is links to other pages and a date, nothing else ("Last 5 posts by
-/// Jane Doe": `<a>Story</a> - March 21st, 2017`): a blog plugin's or widget's list of other
-/// posts. An article's own lists hold points and steps; a dated list of sources has more
+/// Jane Doe": `<a>Story</a> - March 21st, 2017`; a news site's "Top stories", `<a>Story</a>
+/// <time>1 hour ago</time>`): a blog plugin's or widget's list of other posts. An article's own lists hold points and steps; a dated list of sources has more
 /// than a link and a date to each item.
 fn is_dated_link_list(doc: &Document, list: NodeId) -> bool {
     let items: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_tag(c, "li")).collect();
@@ -1308,7 +1308,7 @@ fn is_dated_link_list(doc: &Document, list: NodeId) -> bool {
             let rest = outside_links.trim_matches(|c: char| c.is_whitespace() || "-–—|·,()".contains(c));
             links_away
                 && rest.chars().count() <= DATELINE_MAX_CHARS
-                && super::date::read_visible_date(rest, None).is_some()
+                && super::date::is_date_or_age(rest)
         })
 }
 

@@ -903,6 +903,17 @@ pub fn read_visible_date(text: &str, lang: Option<&str>) -> Option<DateTime<Fixe
     (found.precision >= Precision::Day && !found.relative).then_some(found.date).filter(plausible)
 }
 
+/// Whether `text` is nothing but a date or a time, an age ("3 hours ago", "yesterday")
+/// included: what a list of other stories gives beside each link.
+pub fn is_date_or_age(text: &str) -> bool {
+    let text = text.trim();
+    if text.is_empty() || text.len() > 200 {
+        return false;
+    }
+    timepattern::parse_date(text, &DateContext::new(Utc::now().fixed_offset()))
+        .is_some_and(|found| found.precision >= Precision::Day)
+}
+
 static ISO_DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^\s*([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})",
