@@ -602,6 +602,17 @@ fn updated_lines_give_the_modification_not_the_publication() {
     );
     let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
     assert_eq!(day(art.published), ymd(2020, 6, 7));
+    // Unmarked time elements told apart by the labels before them (Qiita's header above the
+    // headline: 投稿日 … 更新日 …; "Published … · Updated …"), the update nearest the headline.
+    for (published, updated) in [("<span>投稿日</span>", "<span>更新日</span>"), ("Published", " · Updated")] {
+        let html = format!(
+            r#"<html><body><article><div>{published}<time datetime="2020-06-07T10:22:33Z">2020-06-07</time>{updated}
+            <time datetime="2020-06-09T02:15:00Z">2020-06-09</time></div><h1>Bridge vote delayed</h1>{}</article></body></html>"#,
+            prose("the bridge", 3)
+        );
+        let art = article::extract(&page("https://town.example/news/bridge", &html), &Hints::default());
+        assert_eq!((day(art.published), day(art.modified)), (ymd(2020, 6, 7), ymd(2020, 6, 9)), "{published}");
+    }
     // With an "updated" line alone, the page's date is its modification, not a publication.
     let html = format!(
         r#"<html><body><h1>Bridge vote delayed</h1><p>Last updated: June 9, 2020</p>{}</body></html>"#,

@@ -17,7 +17,7 @@ use serde::Serialize;
 use url::Url;
 
 use super::metadata::{Metadata, class_words, is_comment_zone, names_may_hold};
-use crate::dom::{Document, NodeId};
+use crate::dom::{Document, NodeId, is_block};
 use crate::engines::timepattern::{self, DateContext, Precision};
 
 /// Where a date was found.
@@ -382,6 +382,14 @@ fn time_elements(
         if tag != "time" && !marked_published && !marked_updated {
             continue;
         }
+        // An unmarked `<time>` may say what it dates by the label before it.
+        let label = if tag == "time" && !marked_published && !marked_updated {
+            time_label(doc, n)
+        } else {
+            String::new()
+        };
+        let marked_updated = marked_updated || ANY_UPDATE_WORD.is_match(&label);
+        let marked_published = marked_published || (!marked_updated && published_word(&label).is_some());
         if is_elsewhere(doc, n, title_node) {
             continue;
         }
@@ -492,6 +500,35 @@ fn utc() -> FixedOffset {
 
 /// How many text nodes from the headline on are searched for a visible date.
 const VISIBLE_DATE_WINDOW: usize = 60;
+/// Longest label read before a `<time>`: "Last updated on", "Publié le", "更新日".
+const TIME_LABEL_MAX_CHARS: usize = 24;
+
+/// The label just before a `<time>` element, lower case: the text of its previous siblings
+/// back to the previous `<time>` (`<span>投稿日</span><time>…</time><span>更新日</span><time>`,
+/// "Published <time> · Updated <time>"); for a `<time>` alone in its wrapper, the wrapper's.
+fn time_label(doc: &Document, time: NodeId) -> String {
+    let mut node = time;
+    // Up from wrappers that hold nothing but the `<time>` (`<span><time>…</time></span>`).
+    while let Some(parent) = doc.parent(node) {
+        if doc.text(parent).trim() != doc.text(time).trim() || doc.tag(parent).is_some_and(is_block) {
+            break;
+        }
+        node = parent;
+    }
+    let Some(parent) = doc.parent(node) else { return String::new() };
+    let siblings = doc.children(parent);
+    let at = siblings.iter().position(|&c| c == node).unwrap_or_default();
+    let before = siblings[..at].iter().rev().take_while(|&&c| {
+        !doc.is_tag(c, "time") && !doc.descendants(c).any(|d| doc.is_tag(d, "time"))
+    });
+    let mut label: Vec<String> = before.map(|&c| doc.text(c)).collect();
+    label.reverse();
+    let label = label.concat();
+    let label = label.trim();
+    let start = label.char_indices().rev().nth(TIME_LABEL_MAX_CHARS - 1).map_or(0, |(i, _)| i);
+    label[start..].to_lowercase()
+}
+
 /// How many text nodes before the headline are searched (section and date lines above it).
 const VISIBLE_DATE_BEFORE: usize = 12;
 /// Longest texts that count as a dateline, and as a byline with a date: a date in a sentence
