@@ -1586,3 +1586,24 @@ fn links_to_the_previous_and_next_posts_after_a_short_text_are_no_article_text()
         assert!(!text.contains(titles[0]) && !text.contains(titles[1]), "{text}");
     }
 }
+
+#[test]
+fn a_heading_that_links_to_itself_is_a_section_of_the_text() {
+    // Documentation and wiki generators make each section heading a link to its own anchor
+    // (MDN, Docusaurus, GitHub's READMEs), by fragment or by the page's full address. Such a
+    // heading points nowhere else; a heading that links another page is a teaser.
+    for href in ["#usage", "https://docs.example/guide/bridges#usage", "/guide/bridges#usage"] {
+        let html = format!(
+            r#"<html><head><title>Bridges - Guide</title></head><body><main><article><h1>Bridges</h1>{}
+            <h2 id="usage"><a href="{href}">Usage notes</a></h2>{}
+            <h2><a href="/guide/ferries">Ferries and their timetables</a></h2></article></main></body></html>"#,
+            prose("the bridge", 3),
+            prose("the usage", 2)
+        );
+        let text = article::extract(&page("https://docs.example/guide/bridges", &html), &Hints::default())
+            .content_text
+            .unwrap();
+        assert!(text.contains("Usage notes") && text.contains("Paragraph 2 about the usage"), "{href}: {text}");
+        assert!(!text.contains("Ferries"), "{text}");
+    }
+}

@@ -1125,7 +1125,8 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let link_only = matches!(tag, "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "li")
             && chars > 0
             && stats.prose(&out, n) == 0
-            && !is_cited_entry(&out, n, page, &stats, body);
+            && !is_cited_entry(&out, n, page, &stats, body)
+            && !(is_heading(&out, n) && links_to_its_page(&out, n, page));
         let dateline = chars <= DATELINE_MAX_CHARS && is_dateline(&out, n);
         // Counted before the text is read: most elements are longer (a body's wrapper holds
         // the whole article).
@@ -1143,6 +1144,18 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
     let html = sanitize_html(&fragment, &page.base);
     let text = block_text(&out, body, &marks);
     (!text.is_empty()).then_some(Content { html, text })
+}
+
+/// Whether every link in `n` leads to a place on the page itself: a section heading that links
+/// its own anchor (`<h2 id="usage"><a href="#usage">`, documentation and wiki generators).
+fn links_to_its_page(out: &Document, n: NodeId, page: &Document) -> bool {
+    out.descendants(n).filter(|&a| out.is_tag(a, "a")).all(|a| {
+        let href = out.attr(a, "href").unwrap_or_default().trim();
+        href.starts_with('#')
+            || out.resolve(href).is_some_and(|url| {
+                url.fragment().is_some() && url.host() == page.url.host() && url.path() == page.url.path()
+            })
+    })
 }
 
 /// Least text outside links after a list (characters) for the list to be inside the text: a
