@@ -432,6 +432,22 @@ fn a_card_s_unlinked_heading_names_its_read_more_or_thumbnail_link() {
         .collect();
     let page = format!("<html><body>{HEADER}<main>{thumbnails}</main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&undated));
+
+    // A button in a language or wording no list of phrases holds ("続きを見る", "En savoir
+    // plus", "Go somewhere"): the same words on a link to each post are the button's label.
+    for label in ["続きを見る", "En savoir plus", "继续阅读", "Go somewhere"] {
+        let buttons: String = POSTS
+            .iter()
+            .map(|(title, path, _)| {
+                format!(
+                    r#"<article class="post-preview"><h2 class="post-title">{title}</h2>
+                    <p>A summary of the post, a sentence or two long.</p><a class="btn" href="{path}">{label}</a></article>"#
+                )
+            })
+            .collect();
+        let page = format!("<html><body>{HEADER}<main>{buttons}</main>{FOOTER}</body></html>");
+        assert_eq!(items(&page), expected(&undated), "{label}");
+    }
 }
 
 /// WordPress's classic themes (Twenty Ten to Twelve and the many made from them) link the date

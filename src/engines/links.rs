@@ -152,16 +152,49 @@ impl Link {
     }
 }
 
+/// Fewest different pages that links of one short text lead to for the text to be a button's
+/// label ("続きを見る", "En savoir plus" under every card): a title names one post, so few
+/// posts share it, while a label is repeated on every record of a list (three records at
+/// least, the fewest a list is taken from).
+const LABEL_MIN_TARGETS: usize = 3;
+/// Most words of a button's label: a call to act is a few words ("Go somewhere", "Zum
+/// Artikel", "اقرأ المزيد"); a recurring title of a series ("Weekly notes 12") differs in its
+/// number anyway.
+const LABEL_MAX_WORDS: usize = 4;
+const LABEL_MAX_CHARS: usize = 24;
+
+/// The texts, lower case, that links to [`LABEL_MIN_TARGETS`] different pages or more share:
+/// the labels of buttons repeated on every record, in whatever language.
+fn repeated_labels(links: &[(NodeId, Url, String)]) -> std::collections::HashSet<String> {
+    let mut targets: std::collections::HashMap<String, Vec<&Url>> = std::collections::HashMap::new();
+    for (_, url, text) in links {
+        let key = text.trim().to_lowercase();
+        if key.is_empty() || key.chars().count() > LABEL_MAX_CHARS || key.split_whitespace().count() > LABEL_MAX_WORDS
+        {
+            continue;
+        }
+        let seen = targets.entry(key).or_default();
+        if !seen.contains(&url) {
+            seen.push(url);
+        }
+    }
+    targets.into_iter().filter(|(_, urls)| urls.len() >= LABEL_MIN_TARGETS).map(|(text, _)| text).collect()
+}
+
 /// Every `<a href>` of the page that leads to another page, in page order.
 pub fn page_links(doc: &Document) -> Vec<Link> {
     let page = without_fragment(&doc.url);
+    let anchors: Vec<(NodeId, Url, String)> = doc
+        .ids()
+        .filter(|&id| doc.is_tag(id, "a"))
+        .filter_map(|id| {
+            let url = doc.attr(id, "href").and_then(|h| doc.resolve(h))?;
+            Some((id, url, doc.text_without(id, |n| crate::engines::record::is_icon(doc, n))))
+        })
+        .collect();
+    let labels = repeated_labels(&anchors);
     let mut links = Vec::new();
-    for id in doc.ids() {
-        if !doc.is_tag(id, "a") {
-            continue;
-        }
-        let Some(url) = doc.attr(id, "href").and_then(|h| doc.resolve(h)) else { continue };
-        let mut text = doc.text_without(id, |n| crate::engines::record::is_icon(doc, n));
+    for (id, url, mut text) in anchors {
         let image_only = text.is_empty();
         if image_only {
             let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));
@@ -174,7 +207,10 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
         let own = without_fragment(&url) == page;
         // A "Read more" or a bare thumbnail is named by its card's heading, when the heading
         // links nowhere itself.
-        let card_heading = (!own && is_generic(&text)).then(|| card_heading(doc, id, &url)).flatten();
+        // A label repeated on every card is read as such only when the card's heading names
+        // it: a classified ad's title may be repeated too ("Free couch").
+        let label = is_generic(&text) || labels.contains(&text.trim().to_lowercase());
+        let card_heading = (!own && label).then(|| card_heading(doc, id, &url)).flatten();
         let named_by_heading = card_heading.is_some();
         if let Some(heading) = card_heading {
             text = heading;
