@@ -1143,3 +1143,25 @@ fn a_posted_label_before_a_relative_day_keeps_the_day() {
         format!("<html><body>{HEADER}<main><h1>Jobs</h1><ul class=\"jobs\">{rows}</ul></main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&jobs.map(|(title, path, _, day)| (title, path, day))));
 }
+
+/// Tistory and other platforms number their posts (`/98`, `/2024/98`): an address of digits
+/// alone is a post unless it reads as a date archive (`/2024/`, `/2024/05/`), which links by
+/// year and month go to.
+#[test]
+fn posts_at_numbered_addresses_are_items_and_date_archives_are_not() {
+    let numbered: Vec<(&str, String)> =
+        POSTS.iter().enumerate().map(|(i, &(title, _, _))| (title, format!("/{}", 98 - 3 * i))).collect();
+    let yearly: Vec<(&str, String)> =
+        POSTS.iter().enumerate().map(|(i, &(title, _, _))| (title, format!("/2024/{}", 98 - 3 * i))).collect();
+    for posts in [numbered, yearly] {
+        let list: String = posts.iter().map(|(title, path)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+        let page = format!(
+            r#"<html><body>{HEADER}<main><ul class="post-list">{list}</ul></main>
+            <aside><h3>Archives</h3><ul><li><a href="/2024/05/">May 2024</a></li><li><a href="/2024/04/">April 2024</a></li>
+            <li><a href="/2023/">2023</a></li></ul></aside>{FOOTER}</body></html>"#
+        );
+        let want: Vec<(String, String, String)> =
+            posts.iter().map(|(t, p)| (t.to_string(), p.clone(), String::new())).collect();
+        assert_eq!(items(&page), want);
+    }
+}

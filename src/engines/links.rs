@@ -371,11 +371,30 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
     {
         return true;
     }
-    // Date archives: /2021/ or /2021/05/.
-    if !segments.is_empty() && segments.len() <= 3 && segments.iter().all(|s| s.chars().all(|c| c.is_ascii_digit())) {
+    if is_date_archive(&segments) {
         return true;
     }
     url.query_pairs().any(|(k, _)| matches!(k.as_ref(), "tag" | "cat" | "category" | "author"))
+}
+
+/// Years a date archive's address may start with: a blog's, not a post number (Tistory's
+/// `/98`, `/2024/98`).
+const ARCHIVE_YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
+
+/// A date archive's path: a year, then a month and a day at most (`/2021/`, `/2021/05/`,
+/// `/2021/5/3/`).
+fn is_date_archive(segments: &[String]) -> bool {
+    let number = |s: &String| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<u32>().ok()).flatten();
+    let numbers: Vec<Option<u32>> = segments.iter().map(number).collect();
+    match numbers[..] {
+        [Some(year), ref rest @ ..] if rest.len() <= 2 => {
+            let ranges = [1..=12, 1..=31];
+            ARCHIVE_YEARS.contains(&year)
+                && segments[0].len() == 4
+                && rest.iter().zip(ranges).all(|(n, range)| n.is_some_and(|n| range.contains(&n)))
+        }
+        _ => false,
+    }
 }
 
 /// A version number: two or more dotted numbers ("3.4.0", "2.1").
