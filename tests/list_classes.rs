@@ -433,6 +433,19 @@ fn a_card_s_unlinked_heading_names_its_read_more_or_thumbnail_link() {
     let page = format!("<html><body>{HEADER}<main>{thumbnails}</main>{FOOTER}</body></html>");
     assert_eq!(items(&page), expected(&undated));
 
+    // WordPress's post template: "Read more" with the title for screen readers only.
+    let spoken: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<li class="wp-block-post"><h2 class="wp-block-post-title">{title}</h2><p>A summary of the post.</p>
+                <a class="wp-block-read-more" href="{path}">Read more<span class="screen-reader-text">: {title}</span></a></li>"#
+            )
+        })
+        .collect();
+    let page = format!(r#"<html><body>{HEADER}<ul class="wp-block-post-template">{spoken}</ul>{FOOTER}</body></html>"#);
+    assert_eq!(items(&page), expected(&undated));
+
     // A button in a language or wording no list of phrases holds ("続きを見る", "En savoir
     // plus", "Go somewhere"): the same words on a link to each post are the button's label.
     for label in ["続きを見る", "En savoir plus", "继续阅读", "Go somewhere"] {

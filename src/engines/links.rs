@@ -189,7 +189,12 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
         .filter(|&id| doc.is_tag(id, "a"))
         .filter_map(|id| {
             let url = doc.attr(id, "href").and_then(|h| doc.resolve(h))?;
-            Some((id, url, doc.text_without(id, |n| crate::engines::record::is_icon(doc, n))))
+            // The text a reader sees: a "Read more" whose title is for screen readers only
+            // (WordPress's `screen-reader-text`) is a "Read more"; a link that is only such
+            // text (an icon's label) is named by it.
+            let icon = |n: NodeId| crate::engines::record::is_icon(doc, n);
+            let seen = doc.text_without(id, |n| icon(n) || crate::engines::article::content::is_unseen(doc, n));
+            Some((id, url, if seen.is_empty() { doc.text_without(id, icon) } else { seen }))
         })
         .collect();
     let labels = repeated_labels(&anchors);

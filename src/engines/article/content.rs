@@ -413,7 +413,7 @@ fn is_screen_reader_only(words: &[String]) -> bool {
 
 /// An element a reader does not see: not rendered, or screen-reader-only. Decorative
 /// (`aria-hidden`) parts are drawn, so a site's content path keeps them.
-fn is_unseen(doc: &Document, n: NodeId) -> bool {
+pub fn is_unseen(doc: &Document, n: NodeId) -> bool {
     doc.is_element(n) && (is_not_rendered(doc, n) || is_screen_reader_only(&class_words(doc, n)))
 }
 
