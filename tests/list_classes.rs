@@ -1178,3 +1178,33 @@ fn posts_at_numbered_addresses_are_items_and_date_archives_are_not() {
         assert_eq!(items(&page), want);
     }
 }
+
+/// A hand-written homepage: one column of paragraphs, each a link, under headings ("Writing",
+/// "Talks"), after a bio whose sentences link the author's employer and profiles. The posts are
+/// the section that links the site's own pages; the talks on video sites and the bio's links
+/// are sections of the same kind of record that only link elsewhere.
+#[test]
+fn headed_sections_of_one_column_that_only_link_elsewhere_are_not_the_posts() {
+    let posts = [
+        ("Learning in public", "/writing/learning-in-public/"),
+        ("A year without social media", "/writing/no-social/"),
+        ("Reading slowly", "/writing/reading-slowly/"),
+        ("Why I write by hand", "/writing/by-hand/"),
+        ("The garden and the stream", "/writing/garden-stream/"),
+        ("Good enough is good", "/writing/good-enough/"),
+        ("Walking as thinking", "/writing/walking/"),
+    ];
+    let writing: String = posts.iter().map(|(title, path)| format!(r#"<p><a href="{path}">{title}</a></p>"#)).collect();
+    let page = format!(
+        r#"<html><body><main><h1>Jonas Lind</h1>
+        <p>I'm a designer living in Malmö. I work at <a href="https://studio.example.net">a small studio</a> and teach
+        at <a href="https://school.example.edu">the school of design</a>. Previously at <a href="https://bigco.example.com">BigCo</a>.</p>
+        <p>You can find me on <a href="https://are.na/jonas-lind">Are.na</a> and <a href="https://github.com/jlind">GitHub</a>,
+        or write to <a href="mailto:jonas@example.org">jonas@example.org</a>.</p>
+        <h2>Writing</h2>{writing}
+        <h2>Talks</h2><p><a href="https://www.youtube.com/watch?v=abc123">Designing for slowness</a> (2023)</p>
+        <p><a href="https://vimeo.com/123456">Typography at small sizes</a> (2021)</p></main></body></html>"#
+    );
+    let want: Vec<(&str, &str, &str)> = posts.iter().map(|&(t, p)| (t, p, "")).collect();
+    assert_eq!(items(&page), expected(&want));
+}

@@ -681,30 +681,57 @@ pub fn join_sections(
 /// Sections of a list whose every headline leaves the page's site, when another section's lead
 /// to the site's own pages: a site's posts are its own pages, and a section of the same kind
 /// of record that only links elsewhere is a blogroll or the author's projects on a code host.
-/// (A list whose every section links elsewhere, a link aggregator's, stays whole.)
+/// (A list whose every section links elsewhere, a link aggregator's, stays whole.) A section is
+/// a container of records, or the records under one heading of a container (a hand-written
+/// homepage's one column: a bio's paragraphs, then "Writing", then "Talks").
 pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Candidate) {
-    if candidate.containers.len() < 2 {
-        return;
-    }
     let on_site = |url: &Url| doc.is_on_site(url);
-    // (on-site headlines, headlines) of each container's records.
-    let counts: Vec<(NodeId, usize, usize)> = candidate
+    // The headings of the containers outside their records (a record's own title is no
+    // section's), in page order; a record's section is the last one before it in its container.
+    let in_record = |n: NodeId| candidate.records.iter().any(|r| doc.contains(r.element, n));
+    let mut headings: Vec<NodeId> = candidate
         .containers
         .iter()
-        .map(|&c| {
-            let urls =
-                candidate.records.iter().filter(|r| r.container == c).filter_map(|r| r.headline.map(|h| &links[h].url));
-            let (own, all) = urls.fold((0, 0), |(own, all), u| (own + usize::from(on_site(u)), all + 1));
-            (c, own, all)
-        })
+        .flat_map(|&c| doc.descendants(c).filter(|&n| is_heading(doc, n)))
+        .filter(|&n| !in_record(n))
         .collect();
+    headings.sort();
+    let heading_above = |r: &Record| {
+        let before = headings.partition_point(|&h| h < r.start);
+        headings[..before].last().copied().filter(|&h| doc.contains(r.container, h))
+    };
+    let sections: Vec<(NodeId, Option<NodeId>)> =
+        candidate.records.iter().map(|r| (r.container, heading_above(r))).collect();
+    let mut keys = sections.clone();
+    keys.sort();
+    keys.dedup();
+    if keys.len() < 2 {
+        return;
+    }
+    // (on-site headlines, headlines) of each section's records.
+    let count = |key: &(NodeId, Option<NodeId>)| {
+        let urls = candidate
+            .records
+            .iter()
+            .zip(&sections)
+            .filter(|(_, s)| *s == key)
+            .filter_map(|(r, _)| r.headline.map(|h| &links[h].url));
+        urls.fold((0, 0), |(own, all), u| (own + usize::from(on_site(u)), all + 1))
+    };
+    let counts: Vec<((NodeId, Option<NodeId>), usize, usize)> =
+        keys.iter().map(|k| (*k, count(k).0, count(k).1)).collect();
     if !counts.iter().any(|&(_, own, _)| own > 0) {
         return;
     }
-    let elsewhere: Vec<NodeId> =
-        counts.iter().filter(|&&(_, own, all)| all > 0 && own == 0).map(|&(c, _, _)| c).collect();
-    candidate.containers.retain(|c| !elsewhere.contains(c));
-    candidate.records.retain(|r| !elsewhere.contains(&r.container));
+    let elsewhere: Vec<(NodeId, Option<NodeId>)> =
+        counts.iter().filter(|&&(_, own, all)| all > 0 && own == 0).map(|&(k, _, _)| k).collect();
+    let mut index = 0;
+    candidate.records.retain(|_| {
+        index += 1;
+        !elsewhere.contains(&sections[index - 1])
+    });
+    let kept: Vec<NodeId> = candidate.records.iter().map(|r| r.container).collect();
+    candidate.containers.retain(|c| kept.contains(c));
 }
 
 /// Most lead stories above a list: a hero and the three cards beside it, as news section
