@@ -1512,6 +1512,18 @@ fn a_short_dek_right_under_the_headline_is_kept() {
     let text =
         article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
     assert!(!text.contains("Ann Lee is a reporter"), "an author box is no dek: {text}");
+    // A dek set as a subheading needs no closing stop (El País, Corriere: "…, i residenti sono
+    // esenti»"): a heading is no byline or label, and a sentence-long one right under the
+    // headline is the dek.
+    let dek = "Councillors put off the vote on the bridge by three months to publish the tender first";
+    let html = format!(
+        r#"<html><body><main><div class="col-main"><h1>Bridge vote delayed</h1><h2 class="summary-art">{dek}</h2>
+        <div class="content">{}</div></div></main></body></html>"#,
+        prose("the bridge", 4)
+    );
+    let text =
+        article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+    assert!(text.starts_with(dek), "{text}");
 }
 
 /// Class "sections in wrappers of their own": handbooks, reports and documentation put each

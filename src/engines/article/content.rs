@@ -960,10 +960,17 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
             .find(|&n| doc.is_content_text(n) && !doc.text_node(n).unwrap_or_default().trim().is_empty())?;
         doc.ancestors(text).take_while(|&a| doc.contains(d, a)).find(|&a| doc.tag(a).is_some_and(is_block))
     });
+    // A dek set as a subheading: a heading is no byline or label, so it needs no closing stop
+    // (El País, Corriere end theirs without one).
+    let heading_dek = dek.is_some_and(|d| matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6")));
     let is_lead = |text: &str, link_chars: usize, under_headline: bool| {
         let chars = text.chars().count();
         let prose = if under_headline {
-            chars >= DEK_MIN_CHARS && link_chars == 0 && text.trim_end().ends_with(SENTENCE_STOPS)
+            chars >= DEK_MIN_CHARS
+                && link_chars == 0
+                && (text.trim_end().ends_with(SENTENCE_STOPS)
+                    // A dated heading is a dateline ("Last Updated: Thursday, December 27, 2007").
+                    || (heading_dek && super::date::read_visible_date(text, None).is_none()))
         } else {
             chars >= LEAD_MIN_CHARS
                 && (link_chars as f64) < LEAD_MAX_LINK_SHARE * chars as f64
@@ -977,8 +984,7 @@ fn with_lead(mut content: Content, doc: &Document, marks: &[Mark], landmarks: &L
         let head: String = text.chars().take(40).collect();
         // A subheading is the dek only as a sentence: as a phrase that the description
         // repeats, it is the page's subtitle (its tagline), not text of the article.
-        let subheading =
-            under_headline && dek.is_some_and(|d| matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6")));
+        let subheading = under_headline && heading_dek;
         (prose || (described && !subheading)) && !content.text.contains(&head)
     };
     // One pass in document order from the headline's end to the block where the main text
