@@ -492,6 +492,19 @@ fn captions_and_galleries_are_left_out_unless_they_hold_the_article() {
         article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
     assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
     assert!(!text.contains("The old bridge"), "captions are not prose: {text}");
+    // A caption without `<figure>`: a line named for the picture right after it, in the
+    // picture's wrapper (Sina's `img_wrapper` and `img_descr`, news sites' `photo-note`).
+    for wrapper in ["div", "p"] {
+        let html = format!(
+            r#"<html><body><h1>Bridge vote delayed</h1><div class="article" id="artibody">
+            <{wrapper} class="img_wrapper"><img src="/car.jpg" alt=""><span class="img_descr">File photo: the old bridge at dusk</span></{wrapper}>
+            {}</div></body></html>"#,
+            prose("the bridge", 3)
+        );
+        let text =
+            article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
+        assert!(text.contains("Paragraph 3 about the bridge") && !text.contains("File photo"), "{wrapper}: {text}");
+    }
 }
 
 #[test]

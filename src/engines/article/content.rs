@@ -694,7 +694,7 @@ fn main_text_block(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<N
 
 /// Whether an element shows a picture or a player (its text is not what readers see of it).
 fn holds_media(doc: &Document, n: NodeId) -> bool {
-    doc.descendants(n).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
+    std::iter::once(n).chain(doc.descendants(n)).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
         || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
 }
 
@@ -1432,8 +1432,8 @@ const IMAGE_BOX_WORDS: &[&str] = &["image", "img", "photo", "picture", "media", 
 /// to have a picture.
 const IMAGE_BOX_MAX_CHARS: usize = 400;
 
-/// A caption, credit, gallery or image box by its class. An image box holds a picture and at
-/// most [`IMAGE_BOX_MAX_CHARS`] of text; a caption-classed block may be longer (a carousel's
+/// A caption, credit, gallery or image box by its class. An image box holds a picture (or
+/// follows one) and at most [`IMAGE_BOX_MAX_CHARS`] of text; a caption-classed block may be longer (a carousel's
 /// captions), but not most of the main text: a `photo-gallery` section or a slideshow that
 /// holds the article is the article (`total`: the main text's characters).
 fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
@@ -1450,7 +1450,10 @@ fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
     let chars = doc.text(n).chars().count();
     let caption =
         named_caption && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
-    let image_box = named_image_box && holds_picture() && chars <= IMAGE_BOX_MAX_CHARS;
+    // A line named for the picture right after it is its caption (`<span class="img_descr">`
+    // after the `<img>`), `<figure>` or not.
+    let image_box =
+        named_image_box && chars <= IMAGE_BOX_MAX_CHARS && (holds_picture() || beside_media(doc, n, false));
     caption || image_box
 }
 
