@@ -480,11 +480,17 @@ static URL_DATE: LazyLock<Regex> = LazyLock::new(|| {
 static URL_COMPACT_DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[/_-])((?:19|20)[0-9]{2})([01][0-9])([0-3][0-9])(?:[/_.-]|$)").expect("valid regex")
 });
+/// The year, then the month and day as one segment: Chinese news sites' `/2024/0305/`.
+static URL_YEAR_MONTHDAY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"/((?:19|20)[0-9]{2})/([01][0-9])([0-3][0-9])/").expect("valid regex"));
 
-/// A date in a URL's path: `/2020/06/07/`, `/2020-06-07-title`, `/20200607/`.
+/// A date in a URL's path: `/2020/06/07/`, `/2020-06-07-title`, `/20200607/`, `/2020/0607/`.
 pub fn url_date(url: &Url) -> Option<DateTime<FixedOffset>> {
     let path = url.path();
-    let caps = URL_DATE.captures(path).or_else(|| URL_COMPACT_DATE.captures(path))?;
+    let caps = URL_DATE
+        .captures(path)
+        .or_else(|| URL_COMPACT_DATE.captures(path))
+        .or_else(|| URL_YEAR_MONTHDAY.captures(path))?;
     let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<u32>().ok());
     let date = NaiveDate::from_ymd_opt(number(1)? as i32, number(2)?, number(3)?)?;
     Some(at_midnight(date))
@@ -1064,6 +1070,8 @@ mod tests {
         assert_eq!(date("https://a.example/2020/06/07/title/").as_deref(), Some("2020-06-07"));
         assert_eq!(date("https://a.example/news/2020-6-7-title").as_deref(), Some("2020-06-07"));
         assert_eq!(date("https://a.example/20200607/title").as_deref(), Some("2020-06-07"));
+        assert_eq!(date("https://a.example/n1/2020/0607/c1001-4018.html").as_deref(), Some("2020-06-07"));
+        assert_eq!(date("https://a.example/n1/2020/1307/c1001-4018.html"), None);
         assert_eq!(date("https://a.example/story/12020060712/title"), None);
         assert_eq!(date("https://a.example/2020/13/45/title"), None);
         assert_eq!(date("https://a.example/news/title-1503302"), None);
