@@ -1085,6 +1085,8 @@ mod tests {
         assert_eq!(day(read_visible_date("2020年6月7日 10:15", Some("ja"))).as_deref(), Some("2020-06-07"));
         assert_eq!(day(read_visible_date("By Jane Doe | Jun. 7th, 2020", None)).as_deref(), Some("2020-06-07"));
         assert_eq!(day(read_visible_date("7 June 2020", None)).as_deref(), Some("2020-06-07"));
+        assert_eq!(day(read_visible_date("Sun Jun  7 02:14:07 PST 2020", None)).as_deref(), Some("2020-06-07"));
+        assert_eq!(day(read_visible_date("Sun Jun 7 02:14:07 2020", None)).as_deref(), Some("2020-06-07"));
         assert_eq!(day(read_visible_date("martes 17 de marzo de 2020", Some("es"))).as_deref(), Some("2020-03-17"));
         assert_eq!(day(read_visible_date("9 oktober 2020 11:12", Some("nl"))).as_deref(), Some("2020-10-09"));
         assert_eq!(day(read_visible_date("1er août 2020", Some("fr"))).as_deref(), Some("2020-08-01"));
