@@ -1610,6 +1610,18 @@ fn links_to_the_previous_and_next_posts_after_a_short_text_are_no_article_text()
         assert!(text.contains("a new server") && text.contains("broken"), "{text}");
         assert!(!text.contains(titles[0]) && !text.contains(titles[1]), "{text}");
     }
+    // A mail archive's message set right in the `<body>`, between two such lists.
+    let around = r#"<ul><li>Previous message: <a href="033111.html">[users] Loading data</a></li>
+        <li>Next message: <a href="033113.html">[users] Slow queries</a></li></ul>"#;
+    let html = format!(
+        "<html><body><h1>[users] Slow queries</h1><b>Martin</b><p>{around}<hr><pre>{}</pre><hr><p>{around}</body></html>",
+        "Hi all,\n\nafter upgrading one of our servers a query that used to take about 40 ms now takes between six \
+         and nine seconds, and the index is not used at all, even with sequential scans turned off.\n\nThanks,\nMartin"
+    );
+    let text = article::extract(&page("https://lists.example.org/archive/033112.html", &html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.contains("index is not used") && !text.contains("Loading data"), "{text}");
 }
 
 #[test]

@@ -494,6 +494,9 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
         // A box of teaser cards after the main text is another story's furniture ("Recent
         // Posts"); one before it may be the page's own list of stories above a footer's prose.
         let after_text = || main_text.is_some_and(|m| id.0 >= doc.node(m).end.0);
+        // Inside the main text block, unless that block is the whole page (a mail archive's
+        // message, set right in the `<body>`).
+        let in_text = || main_text.is_some_and(|m| m != scope && doc.contains(m, id));
         let parent = doc.parent(id);
         // Not a heading inside the main text: generators derive a heading's id from its words
         // (`<h2 id="comments">` of a post about code comments).
@@ -517,7 +520,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || (matches!(tag, "div" | "section" | "aside")
                         && after_text()
                         && is_teaser_list(doc, id, &stats))
-                    || (after_text() && !holds_title && is_post_navigation(doc, id, &stats))
+                    || (!holds_title && !in_text() && is_post_navigation(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
                         && if by_class { is_boilerplate_element(doc, id) } else { is_comment_zone(doc, id) })
@@ -1258,8 +1261,8 @@ const POST_NAVIGATION_LABEL_MAX_CHARS: u32 = 16;
 /// headline. A link holding more is a text inside an unclosed `<a>`.
 const POST_NAVIGATION_TITLE_MAX_CHARS: u32 = 150;
 
-/// The links to the previous and the next post after the text (Typecho's `post-near`, most
-/// blog themes): a list or box of two items, each one link to another page of the site
+/// The links to the previous and the next post around the text (Typecho's `post-near`, most
+/// blog themes, mail archives' "Previous message:"): a list or box of two items, each one link to another page of the site
 /// and at most a short label. Readability's link density leaves them in when the text is short
 /// (it then retries without its cleaning) or the titles are (CJK titles are a few characters
 /// against their label's three or four).
