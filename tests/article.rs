@@ -138,6 +138,8 @@ fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_b
           <div class="author-box"><img src="/a.jpg"><p>Ann Lee writes about the town for twenty years and more.</p></div>
           <div class="newsletter-signup"><p>Get our newsletter every morning in your inbox, for free.</p></div>
           <div class="related-posts"><h3>Related</h3><p>Ferry timetable changes again this summer.</p></div>
+          <p class="postmetadata alt"><small>This entry was filed under <a href="/news/">News</a>. You can follow any
+          responses to this entry through the <a href="/feed/">RSS 2.0</a> feed.</small></p>
         </div>
         <div id="comments"><p>I think the bridge is a waste of money and the ferry is just fine.</p></div>
         <footer><p>Copyright Town News</p></footer></body></html>"#,
@@ -149,7 +151,7 @@ fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_b
         assert!(text.contains(&format!("Paragraph {n} about the bridge")), "{text}");
     }
     for boilerplate in
-        ["Share on", "twenty years", "newsletter", "Ferry timetable", "waste of money", "Copyright", "Home"]
+        ["Share on", "twenty years", "newsletter", "Ferry timetable", "waste of money", "Copyright", "Home", "responses"]
     {
         assert!(!text.contains(boilerplate), "{boilerplate:?} in {text}");
     }

@@ -63,14 +63,15 @@ const BOILERPLATE_WORDS: &[&str] = &[
 /// Stems of boilerplate class and id words, found inside compound words as well
 /// (`postauthor`, `sharebar`, `jp-relatedposts`): comments, sharing, related and recommended
 /// posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and their
-/// widgets, footers, bylines and author boxes. Legal notices are [`LEGAL_STEMS`], dropped
-/// whatever their size.
+/// widgets, footers, bylines and author boxes, a post's metadata line (WordPress's classic
+/// `postmetadata`: "This entry was posted … filed under …"). Legal notices are
+/// [`LEGAL_STEMS`], dropped whatever their size.
 #[rustfmt::skip]
 const BOILERPLATE_STEMS: &[&str] = &[
     "comment", "disqus", "share", "sharing", "social", "related", "recommend",
     "newsletter", "subscri", "signup", "paywall", "cookie", "consent", "popup",
     "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
-    "byline", "author",
+    "byline", "author", "metadata",
 ];
 /// Words that hold a stem but name the article: an opinion column's `commentary`, and the text
 /// a news site shows its subscribers (`subscriber-premium`, `subscriber-only`), where a sign-up
