@@ -150,9 +150,16 @@ fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_b
     for n in 1..=5 {
         assert!(text.contains(&format!("Paragraph {n} about the bridge")), "{text}");
     }
-    for boilerplate in
-        ["Share on", "twenty years", "newsletter", "Ferry timetable", "waste of money", "Copyright", "Home", "responses"]
-    {
+    for boilerplate in [
+        "Share on",
+        "twenty years",
+        "newsletter",
+        "Ferry timetable",
+        "waste of money",
+        "Copyright",
+        "Home",
+        "responses",
+    ] {
         assert!(!text.contains(boilerplate), "{boilerplate:?} in {text}");
     }
     assert!(!text.contains("Bridge vote delayed"), "the headline is not the body: {text}");
@@ -1328,7 +1335,10 @@ fn a_list_of_the_author_s_dated_posts_after_the_text_is_no_article_text() {
     for date in dates {
         let latest: String = (1..=5)
             .map(|i| {
-                format!(r#"<li><a href="https://news.example/2017/03/21/story-{i}/">Another story number {i}</a> {}</li>"#, date(i))
+                format!(
+                    r#"<li><a href="https://news.example/2017/03/21/story-{i}/">Another story number {i}</a> {}</li>"#,
+                    date(i)
+                )
             })
             .collect();
         let html = format!(

@@ -1167,7 +1167,8 @@ fn posts_at_numbered_addresses_are_items_and_date_archives_are_not() {
     let yearly: Vec<(&str, String)> =
         POSTS.iter().enumerate().map(|(i, &(title, _, _))| (title, format!("/2024/{}", 98 - 3 * i))).collect();
     for posts in [numbered, yearly] {
-        let list: String = posts.iter().map(|(title, path)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+        let list: String =
+            posts.iter().map(|(title, path)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
         let page = format!(
             r#"<html><body>{HEADER}<main><ul class="post-list">{list}</ul></main>
             <aside><h3>Archives</h3><ul><li><a href="/2024/05/">May 2024</a></li><li><a href="/2024/04/">April 2024</a></li>

@@ -169,8 +169,7 @@ fn repeated_labels(links: &[(NodeId, Url, String)]) -> std::collections::HashSet
     let mut targets: std::collections::HashMap<String, Vec<&Url>> = std::collections::HashMap::new();
     for (_, url, text) in links {
         let key = text.trim().to_lowercase();
-        if key.is_empty() || key.chars().count() > LABEL_MAX_CHARS || key.split_whitespace().count() > LABEL_MAX_WORDS
-        {
+        if key.is_empty() || key.chars().count() > LABEL_MAX_CHARS || key.split_whitespace().count() > LABEL_MAX_WORDS {
             continue;
         }
         let seen = targets.entry(key).or_default();

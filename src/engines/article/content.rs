@@ -698,7 +698,9 @@ fn main_text_block(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<N
 
 /// Whether an element shows a picture or a player (its text is not what readers see of it).
 fn holds_media(doc: &Document, n: NodeId) -> bool {
-    std::iter::once(n).chain(doc.descendants(n)).any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
+    std::iter::once(n)
+        .chain(doc.descendants(n))
+        .any(|d| matches!(doc.tag(d), Some("img" | "picture" | "video" | "audio" | "iframe")))
         || noscript_markup(doc, n).is_some_and(|m| m.contains("<img") || m.contains("<iframe"))
 }
 
@@ -1329,9 +1331,7 @@ fn is_dated_link_list(doc: &Document, list: NodeId) -> bool {
                 .filter_map(|n| doc.text_node(n))
                 .collect();
             let rest = outside_links.trim_matches(|c: char| c.is_whitespace() || "-–—|·,()".contains(c));
-            links_away
-                && rest.chars().count() <= DATELINE_MAX_CHARS
-                && super::date::is_date_or_age(rest)
+            links_away && rest.chars().count() <= DATELINE_MAX_CHARS && super::date::is_date_or_age(rest)
         })
 }
 
@@ -1456,8 +1456,7 @@ fn is_caption(doc: &Document, n: NodeId, total: usize) -> bool {
         named_caption && (chars <= IMAGE_BOX_MAX_CHARS || (chars as f64) < BOILERPLATE_MAX_SHARE * total as f64);
     // A line named for the picture right after it is its caption (`<span class="img_descr">`
     // after the `<img>`), `<figure>` or not.
-    let image_box =
-        named_image_box && chars <= IMAGE_BOX_MAX_CHARS && (holds_picture() || beside_media(doc, n, false));
+    let image_box = named_image_box && chars <= IMAGE_BOX_MAX_CHARS && (holds_picture() || beside_media(doc, n, false));
     caption || image_box
 }
 

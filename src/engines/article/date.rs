@@ -383,11 +383,8 @@ fn time_elements(
             continue;
         }
         // An unmarked `<time>` may say what it dates by the label before it.
-        let label = if tag == "time" && !marked_published && !marked_updated {
-            time_label(doc, n)
-        } else {
-            String::new()
-        };
+        let label =
+            if tag == "time" && !marked_published && !marked_updated { time_label(doc, n) } else { String::new() };
         let marked_updated = marked_updated || ANY_UPDATE_WORD.is_match(&label);
         let marked_published = marked_published || (!marked_updated && published_word(&label).is_some());
         if is_elsewhere(doc, n, title_node) {
@@ -524,9 +521,10 @@ fn time_label(doc: &Document, time: NodeId) -> String {
     let Some(parent) = doc.parent(node) else { return String::new() };
     let siblings = doc.children(parent);
     let at = siblings.iter().position(|&c| c == node).unwrap_or_default();
-    let before = siblings[..at].iter().rev().take_while(|&&c| {
-        !doc.is_tag(c, "time") && !doc.descendants(c).any(|d| doc.is_tag(d, "time"))
-    });
+    let before = siblings[..at]
+        .iter()
+        .rev()
+        .take_while(|&&c| !doc.is_tag(c, "time") && !doc.descendants(c).any(|d| doc.is_tag(d, "time")));
     let mut label: Vec<String> = before.map(|&c| doc.text(c)).collect();
     label.reverse();
     let label = label.concat();
