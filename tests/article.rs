@@ -1656,3 +1656,22 @@ fn a_heading_that_links_to_itself_is_a_section_of_the_text() {
         assert!(!text.contains("Ferries"), "{text}");
     }
 }
+
+#[test]
+fn a_kicker_set_against_the_headline_without_a_space_still_names_the_headline() {
+    // Spiegel writes the kicker and the headline as two spans with no space between them (the
+    // style sheet puts them on lines of their own): the heading is still the page's headline,
+    // and the dek under it is the article's.
+    let dek = "The count of wolves grows again, but more slowly than in the years before in most regions.";
+    let html = format!(
+        r#"<html><head><title>Wolves: Agency counts 184 packs, growth slows - THE MIRROR</title></head><body><article>
+        <header><div><h2><span>Wolves</span><span>Agency counts 184 packs, growth slows</span></h2>
+        <div class="RichText">{dek}</div></div></header><section><div class="RichText">{}</div></section>
+        </article></body></html>"#,
+        prose("the wolves", 3)
+    );
+    let text = article::extract(&page("https://mirror.example/science/wolves-a-1234.html", &html), &Hints::default())
+        .content_text
+        .unwrap();
+    assert!(text.starts_with(dek), "{text}");
+}

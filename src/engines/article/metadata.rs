@@ -358,13 +358,13 @@ pub fn title_key(text: &str) -> String {
 /// exactly before leniently; the only `<h1>` when nothing is known.
 fn headline_node(doc: &Document, candidates: &[String], exact_first: bool) -> Option<NodeId> {
     let body = doc.first_tag("body")?;
-    let headings: Vec<(NodeId, String)> = doc
+    let headings: Vec<(NodeId, String, String)> = doc
         .descendants(body)
         .filter(|&n| matches!(doc.tag(n), Some("h1" | "h2" | "h3")))
         .filter(|&n| !doc.ancestors(n).any(|a| matches!(doc.tag(a), Some("nav" | "a"))))
         .filter(|&n| !links_home(doc, n))
-        .map(|n| (n, title_key(&doc.text(n))))
-        .filter(|(_, text)| !text.is_empty())
+        .map(|n| (n, title_key(&doc.text(n)), spaced_key(doc, n)))
+        .filter(|(_, text, _)| !text.is_empty())
         .collect();
     // A candidate made of parts (`Blog: Headline`) is matched whole only: which part a heading
     // holds is for its parts to say, the headline's before the site's name.
@@ -377,7 +377,12 @@ fn headline_node(doc: &Document, candidates: &[String], exact_first: bool) -> Op
         short == long || (lenient && short.len() >= 10 && 2 * short.len() >= long.len() && long.contains(short))
     };
     let find = |key: &str, lenient: bool, level: &str| {
-        headings.iter().find(|(n, text)| doc.is_tag(*n, level) && matches(text, key, lenient)).map(|(n, _)| *n)
+        headings
+            .iter()
+            .find(|(n, text, spaced)| {
+                doc.is_tag(*n, level) && (matches(text, key, lenient) || matches(spaced, key, lenient))
+            })
+            .map(|(n, _, _)| *n)
     };
     if exact_first {
         // Parts of `<title>` are guesses ("Headline | Section | Site"): a part that a heading
@@ -392,8 +397,16 @@ fn headline_node(doc: &Document, candidates: &[String], exact_first: bool) -> Op
             return Some(n);
         }
     }
-    let h1s: Vec<NodeId> = headings.iter().map(|(n, _)| *n).filter(|&n| doc.is_tag(n, "h1")).collect();
+    let h1s: Vec<NodeId> = headings.iter().map(|(n, _, _)| *n).filter(|&n| doc.is_tag(n, "h1")).collect();
     (keys.is_empty() && h1s.len() == 1).then(|| h1s[0])
+}
+
+/// A heading's [`title_key`] with its text nodes words apart: parts in elements of their own
+/// are, even when no space is written between them (Spiegel's kicker and headline,
+/// `<span>Wölfe</span><span>Bundesamt…</span>`, set on lines of their own by the style sheet).
+fn spaced_key(doc: &Document, heading: NodeId) -> String {
+    let parts: Vec<&str> = doc.descendants(heading).filter_map(|t| doc.text_node(t)).collect();
+    title_key(&parts.join(" "))
 }
 
 /// A heading that links to the site's home page names the site (`<h1><a href="/">Blog</a></h1>`).
