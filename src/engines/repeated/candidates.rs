@@ -702,35 +702,22 @@ pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Can
     };
     let sections: Vec<(NodeId, Option<NodeId>)> =
         candidate.records.iter().map(|r| (r.container, heading_above(r))).collect();
-    let mut keys = sections.clone();
-    keys.sort();
-    keys.dedup();
-    if keys.len() < 2 {
+    // (on-site headlines, headlines) of each section's records, in one pass.
+    let mut counts: BTreeMap<(NodeId, Option<NodeId>), (usize, usize)> = BTreeMap::new();
+    for (record, section) in candidate.records.iter().zip(&sections) {
+        let (own, all) = counts.entry(*section).or_default();
+        if let Some(h) = record.headline {
+            *own += usize::from(on_site(&links[h].url));
+            *all += 1;
+        }
+    }
+    if counts.len() < 2 || !counts.values().any(|&(own, _)| own > 0) {
         return;
     }
-    // (on-site headlines, headlines) of each section's records.
-    let count = |key: &(NodeId, Option<NodeId>)| {
-        let urls = candidate
-            .records
-            .iter()
-            .zip(&sections)
-            .filter(|(_, s)| *s == key)
-            .filter_map(|(r, _)| r.headline.map(|h| &links[h].url));
-        urls.fold((0, 0), |(own, all), u| (own + usize::from(on_site(u)), all + 1))
-    };
-    let counts: Vec<((NodeId, Option<NodeId>), usize, usize)> =
-        keys.iter().map(|k| (*k, count(k).0, count(k).1)).collect();
-    if !counts.iter().any(|&(_, own, _)| own > 0) {
-        return;
-    }
-    let elsewhere: Vec<(NodeId, Option<NodeId>)> =
-        counts.iter().filter(|&&(_, own, all)| all > 0 && own == 0).map(|&(k, _, _)| k).collect();
-    let mut index = 0;
-    candidate.records.retain(|_| {
-        index += 1;
-        !elsewhere.contains(&sections[index - 1])
-    });
-    let kept: Vec<NodeId> = candidate.records.iter().map(|r| r.container).collect();
+    let elsewhere = |section: &(NodeId, Option<NodeId>)| counts[section].1 > 0 && counts[section].0 == 0;
+    let mut sections = sections.iter();
+    candidate.records.retain(|_| sections.next().is_none_or(|s| !elsewhere(s)));
+    let kept: HashSet<NodeId> = candidate.records.iter().map(|r| r.container).collect();
     candidate.containers.retain(|c| kept.contains(c));
 }
 
