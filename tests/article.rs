@@ -608,6 +608,32 @@ fn related_post_dates_are_not_the_publication_date() {
 }
 
 #[test]
+fn a_date_inside_a_teaser_link_dates_that_story() {
+    // Teaser cards write the title and the date in one link to the other story, in a section
+    // named by nothing but its heading: the page itself shows no date, so it has none. A link
+    // of the date alone (to the day's archive) still dates the page.
+    let teasers: String = (1..=3)
+        .map(|i| {
+            format!(
+                r#"<div class="teaser"><a href="/science/{i}"><span>Another story about the river, number {i}</span><time datetime="2024-01-2{i} 09:00:00">2{i}.01.2024</time></a></div>"#
+            )
+        })
+        .collect();
+    let body = format!("<h1>Wolves counted again</h1>{}", prose("the wolves", 3));
+    let html = |byline: &str| {
+        format!(
+            r#"<html><head><title>Wolves counted again - News</title></head><body><main><article>{body}{byline}</article>
+            <section><h2>More from science</h2>{teasers}</section></main></body></html>"#
+        )
+    };
+    let undated = article::extract(&page("https://news.example/science/wolves", &html("")), &Hints::default());
+    assert_eq!(day(undated.published), None);
+    let archive_link = r#"<p>Posted <a href="/2024/03/05/"><time datetime="2024-03-05">5 March 2024</time></a></p>"#;
+    let dated = article::extract(&page("https://news.example/science/wolves", &html(archive_link)), &Hints::default());
+    assert_eq!(day(dated.published), ymd(2024, 3, 5));
+}
+
+#[test]
 fn updated_lines_give_the_modification_not_the_publication() {
     // "Updated" comes first, nearest the headline; the publication follows.
     let html = format!(

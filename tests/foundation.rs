@@ -70,6 +70,42 @@ fn inspect_command_prints_the_page_as_json() {
 }
 
 #[test]
+fn inspect_dates_an_article_by_itself_and_a_list_by_its_newest_item() {
+    // An article that shows no date of its own, then a rail of other stories with their dates:
+    // the page has no date (the rail's are theirs). Without the article, the page is the list,
+    // dated by its newest item.
+    let story = "<p>The council capped the prices tankers may charge and ordered every tanker to \
+        register with the city corporation by the seventh, after hundreds of borewells ran dry \
+        and private operators charged five times the usual rate for a load of water.</p>";
+    let rail: String = ["Metro fares rise in April", "Budget session opens with a walkout", "Rains return to the coast"]
+        .iter()
+        .enumerate()
+        .map(|(i, title)| format!(r#"<li><a href="/city/{i}">{title}</a> <span>Mar {}, 2024</span></li>"#, 7 - i))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let inspect = |body: &str| {
+        let file = dir.path().join("page.html");
+        let html = format!(
+            "<html><head><title>Water crisis: tanker prices capped | City News</title></head><body>{body}\
+             <div><h2>Top Stories</h2><ul>{rail}</ul></div></body></html>"
+        );
+        std::fs::write(&file, html).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_html2rss"))
+            .args(["inspect", file.to_str().unwrap(), "--base-url", "https://news.example/city/water-crisis"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let article = inspect(&format!("<h1>Water crisis: tanker prices capped</h1>{}", story.repeat(3)));
+    assert_eq!(article["article_page"], true, "{article}");
+    assert_eq!(article["page"]["date"], serde_json::Value::Null);
+    let list = inspect("");
+    assert_eq!(list["article_page"], false, "{list}");
+    assert!(list["page"]["date"].as_str().is_some_and(|d| d.starts_with("2024-03-07")), "{list}");
+}
+
+#[test]
 fn inspect_refuses_a_missing_file_with_its_name() {
     let output = Command::new(env!("CARGO_BIN_EXE_html2rss")).args(["inspect", "no-such-page.html"]).output().unwrap();
     assert!(!output.status.success());

@@ -23,7 +23,8 @@ struct InspectedPage {
 
 #[derive(Serialize)]
 struct Inspection {
-    /// The page model; `page.date` is the page's publication date, else a list's newest item date.
+    /// The page model; `page.date` is the page's publication date, else (on a list page) its
+    /// newest item's date.
     page: InspectedPage,
     /// Every date the time-pattern engine found, with its node address and pattern.
     time_nodes: Vec<TimeNode>,
@@ -57,8 +58,9 @@ pub fn run(source: &str, base_url: Option<&Url>, format: &str) -> anyhow::Result
     let article_page = analysis.is_article_page(&doc, &article);
     let mut page = analysis.extraction.page;
     // The article extractor looks for the page's own publication date (meta tags, JSON-LD, the
-    // date by the headline); a list's newest item date is the fallback.
-    page.date = article.date().or(page.date);
+    // date by the headline); a list's newest item date is the fallback, on a list page only:
+    // an article's list is of other stories (related, "Top stories"), their dates not its own.
+    page.date = article.date().or(page.date.filter(|_| !article_page));
     let inspection = Inspection {
         page: InspectedPage { page, content_html: article.content_html, content_text: article.content_text },
         time_nodes: analysis.time.time_nodes,

@@ -446,7 +446,31 @@ fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> boo
                 || (doc.is_tag(a, "footer") && !is_post_footer(doc, a, title_node))
                 || class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)))
                 || (doc.is_tag(a, "li") && links_elsewhere(doc, a, node))
+                || names_other_page(doc, a, node)
         })
+}
+
+/// Whether `element` is a link to another page that says more than the date it holds: a
+/// teaser's link (title and date in one `<a>`, as related-story cards are written), whose date
+/// is that story's. A link of the date alone goes to the day's archive and dates the page.
+fn names_other_page(doc: &Document, element: NodeId, date: NodeId) -> bool {
+    /// Letters beyond the date's own that make a link's text a title, not a date's words.
+    const TITLE_MIN_CHARS: usize = 12;
+    doc.is_tag(element, "a")
+        && element != date
+        && doc.attr(element, "href").is_some_and(|href| is_other_page(doc, href))
+        && doc.text(element).chars().filter(|c| c.is_alphanumeric()).count()
+            >= doc.text(date).chars().filter(|c| c.is_alphanumeric()).count() + TITLE_MIN_CHARS
+}
+
+/// Whether `href` leads to another page than this one (not an anchor of it).
+fn is_other_page(doc: &Document, href: &str) -> bool {
+    doc.resolve(href).is_some_and(|mut there| {
+        let mut here = doc.url.clone();
+        here.set_fragment(None);
+        there.set_fragment(None);
+        there != here
+    })
 }
 
 /// A post's own `<footer>` (its byline and date below the headline), not the page's: inside an
@@ -460,15 +484,7 @@ fn is_post_footer(doc: &Document, footer: NodeId, title_node: Option<NodeId>) ->
 /// one the date itself is written in (a date linking to the day's archive).
 fn links_elsewhere(doc: &Document, element: NodeId, date: NodeId) -> bool {
     let links = doc.descendants(element).filter(|&d| doc.is_tag(d, "a") && !doc.contains(d, date));
-    links.filter_map(|a| doc.attr(a, "href")).any(|href| {
-        doc.resolve(href).is_some_and(|u| {
-            let mut here = doc.url.clone();
-            here.set_fragment(None);
-            let mut there = u;
-            there.set_fragment(None);
-            there != here
-        })
-    })
+    links.filter_map(|a| doc.attr(a, "href")).any(|href| is_other_page(doc, href))
 }
 
 static URL_DATE: LazyLock<Regex> = LazyLock::new(|| {
