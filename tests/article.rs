@@ -634,6 +634,28 @@ fn a_date_inside_a_teaser_link_dates_that_story() {
 }
 
 #[test]
+fn a_labelled_date_in_an_aside_of_the_article_dates_the_page() {
+    // Documentation pages close their article with a metadata box, an `<aside>` ("This page
+    // was last modified on <time>"): the page's only date, its modification. An aside of the
+    // article named for related pages dates those, labelled or not.
+    let html = |aside: &str| {
+        format!(
+            r#"<html><head><title>Array.prototype.findLast() - Docs</title></head><body><main><article>
+            <h1>Array.prototype.findLast()</h1>{}{aside}</article></main></body></html>"#,
+            prose("arrays", 3)
+        )
+    };
+    let metadata = r#"<aside class="metadata"><p>This page was last modified on <time datetime="2024-03-05T12:41:33Z">Mar 5, 2024</time> by <a href="/contributors.txt">contributors</a>.</p></aside>"#;
+    let doc = page("https://docs.example/en-US/Array/findLast", &html(metadata));
+    let art = article::extract(&doc, &Hints::default());
+    assert_eq!((day(art.published), day(art.modified)), (None, ymd(2024, 3, 5)));
+    let related = r#"<aside class="related-pages"><p><a href="/en-US/Array/find">Array.prototype.find()</a> last modified on <time datetime="2024-01-09">Jan 9, 2024</time></p></aside>"#;
+    let doc = page("https://docs.example/en-US/Array/findLast", &html(related));
+    let art = article::extract(&doc, &Hints::default());
+    assert_eq!((day(art.published), day(art.modified)), (None, None));
+}
+
+#[test]
 fn updated_lines_give_the_modification_not_the_publication() {
     // "Updated" comes first, nearest the headline; the publication follows.
     let html = format!(
@@ -899,6 +921,9 @@ fn a_wire_dateline_opening_the_story_dates_it() {
     assert_eq!(read("SPRINGFIELD, Oct. 7, 2025 —", None), ymd(2025, 10, 7));
     // Without its year, the day is the last one before the fetch.
     assert_eq!(read("BERLIN, March 3 (Reuters) -", Some("2025-03-04T08:00:00Z")), ymd(2025, 3, 3));
+    // Press releases: the state after the city, the wire in slashes, two hyphens for the dash.
+    assert_eq!(read("DAYTON, Ohio, March 8, 2011 /PRNewswire/ --", None), ymd(2011, 3, 8));
+    assert_eq!(read("NEW YORK, March 08, 2011 (GLOBE NEWSWIRE) --", None), ymd(2011, 3, 8));
     // A place and a comma opening a sentence date nothing; nor does a date inside the lead.
     assert_eq!(read("Springfield, a town of 40,000 people –", None), None);
     assert_eq!(read("On Oct. 7, 2025 the board met —", None), None);

@@ -387,7 +387,10 @@ fn time_elements(
             if tag == "time" && !marked_published && !marked_updated { time_label(doc, n) } else { String::new() };
         let marked_updated = marked_updated || ANY_UPDATE_WORD.is_match(&label);
         let marked_published = marked_published || (!marked_updated && published_word(&label).is_some());
-        if is_elsewhere(doc, n, title_node) {
+        // A `<time>` that says what it dates ("This page was last modified on") in an aside of
+        // the headline's own `<article>` (documentation's metadata box) dates this page.
+        let labelled = !label.is_empty() && (marked_updated || marked_published);
+        if is_elsewhere(doc, n, title_node) && !(labelled && in_headline_article_aside(doc, n, title_node)) {
             continue;
         }
         let value = doc
@@ -471,6 +474,21 @@ fn is_other_page(doc: &Document, href: &str) -> bool {
         there.set_fragment(None);
         there != here
     })
+}
+
+/// Whether `node` sits in an `<aside>` of the `<article>` that holds the headline, and in no
+/// comment section or part named for other posts.
+fn in_headline_article_aside(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> bool {
+    let Some(title) = title_node else { return false };
+    let mut chain = doc.ancestors(node).filter(|&a| doc.is_element(a));
+    let Some(aside) = chain.by_ref().take_while(|&a| !doc.contains(a, title)).find(|&a| doc.is_tag(a, "aside")) else {
+        return false;
+    };
+    !is_comment_zone(doc, node)
+        && doc.ancestors(aside).take_while(|&a| doc.is_element(a)).any(|a| doc.is_tag(a, "article") && doc.contains(a, title))
+        && std::iter::once(aside)
+            .chain(doc.ancestors(node).take_while(|&a| a != aside))
+            .all(|a| !class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s))))
 }
 
 /// A post's own `<footer>` (its byline and date below the headline), not the page's: inside an
@@ -666,20 +684,22 @@ const WIRE_PLACE_MAX_CHARS: usize = 30;
 
 /// The day of a wire dateline opening a story: a place, a comma, the day, perhaps the agency
 /// in brackets, and a dash: "SPRINGFIELD, Oct. 7, 2025 — The utility…", "BERLIN, March 3
-/// (Reuters) - …". Press style of the news agencies (AP, Reuters, AFP, dpa) followed by most
+/// (Reuters) - …", "DAYTON, Ohio, March 8, 2011 /PRNewswire/ -- …". Press style of the news agencies (AP, Reuters, AFP, dpa) followed by most
 /// newspapers, so it holds on news pages of any site; a paragraph merely opening with a
 /// place and a comma reads no date after it.
 fn wire_dateline(text: &str) -> Option<&str> {
     let head_end = text.char_indices().nth(WIRE_DATELINE_MAX_CHARS).map_or(text.len(), |(i, _)| i);
     let head = &text[..head_end];
-    let dash = head.find(['—', '–']).or_else(|| head.find(" - "))?;
+    // Press releases write the dash as two hyphens (plain-text wire copy).
+    let dash = head.find(['—', '–']).or_else(|| head.find(" - ")).or_else(|| head.find("--"))?;
     let (place, rest) = head[..dash].split_once(',')?;
     let place = place.trim();
     let capital = place.chars().next().is_some_and(char::is_uppercase);
     if !capital || place.chars().count() > WIRE_PLACE_MAX_CHARS || place.chars().any(char::is_numeric) {
         return None;
     }
-    rest.split('(').next().map(str::trim).filter(|day| !day.is_empty())
+    // The agency follows in brackets, or in slashes on press releases ("/PRNewswire/").
+    rest.split(['(', '/']).next().map(str::trim).filter(|day| !day.is_empty())
 }
 
 /// Longest text nodes read as a line that says it gives the publication; the date is read in
