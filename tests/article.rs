@@ -929,6 +929,25 @@ fn a_wire_dateline_opening_the_story_dates_it() {
     assert_eq!(read("On Oct. 7, 2025 the board met —", None), None);
 }
 
+/// Class "lead marked as a dateline": press releases mark their first paragraph, which opens
+/// with the dateline, by it (`<p class="dateline">`); it is the lead, while a line of the date
+/// alone marked so is no text.
+#[test]
+fn a_paragraph_marked_for_the_dateline_it_opens_with_is_text() {
+    let html = format!(
+        r#"<html><body><div class="release"><h1>Northfield Robotics opens a plant in Ohio</h1>
+        <p class="dateline">March 8, 2011</p><div id="releaseBody">
+        <p class="dateline">DAYTON, Ohio, March 8, 2011 /PRNewswire/ -- Northfield Robotics, a maker of industrial
+        automation systems, today announced the opening of a 120,000-square-foot assembly plant in Dayton.</p>{}</div>
+        </div></body></html>"#,
+        prose("the plant", 3)
+    );
+    let art = article::extract(&page("https://press.example/news/northfield-plant", &html), &Hints::default());
+    let text = art.content_text.unwrap_or_default();
+    assert!(text.starts_with("DAYTON, Ohio, March 8, 2011 /PRNewswire/ -- Northfield"), "{text}");
+    assert_eq!(day(art.published), ymd(2011, 3, 8));
+}
+
 #[test]
 fn a_long_byline_that_says_posted_dates_the_page() {
     // WordPress's classic byline runs past a byline's length, and says which date it gives.

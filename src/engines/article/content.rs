@@ -188,10 +188,21 @@ fn is_boilerplate_element(doc: &Document, n: NodeId) -> bool {
         let mut words = attribute_words(doc, n, &["class"]);
         words.retain(|w| !NAVIGATION_WORDS.contains(&w.as_str()));
         is_boilerplate_class(&words)
+    } else if doc.is_tag(n, "p") && doc.text(n).chars().count() > META_LINE_MAX_CHARS {
+        // A paragraph longer than any metadata line is text, marked for the dateline it opens
+        // with (a press release's `<p class="dateline">DAYTON, Ohio, March 8 /PRNewswire/ --
+        // The company today…`), not a date or byline line.
+        let mut words = class_words(doc, n);
+        words.retain(|w| !METADATA_LINE_WORDS.iter().any(|m| w.contains(m)));
+        is_boilerplate_class(&words)
     } else {
         is_boilerplate_class(&class_words(doc, n))
     }
 }
+
+/// Class words that name a metadata line (its date, its byline): on a whole paragraph, they
+/// name its first words.
+const METADATA_LINE_WORDS: &[&str] = &["dateline", "timestamp", "date", "byline", "meta"];
 
 /// Stems of the class and id words of a site's legal notice (`c_copyright`, `disclaimer`): the
 /// same on every page of the site, never the article, however long (a sports league's list
