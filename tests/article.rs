@@ -948,6 +948,73 @@ fn a_paragraph_marked_for_the_dateline_it_opens_with_is_text() {
     assert_eq!(day(art.published), ymd(2011, 3, 8));
 }
 
+/// Class "page builder modules": Elementor, Divi and their kin set an article in modules of one
+/// kind, each wrapped three or four deep (`elementor-widget elementor-widget-text-editor` >
+/// `elementor-widget-container`; `et_pb_row` > column > `et_pb_module` > inner), headings in
+/// modules of their own; the builder names them `widget`, a word of sidebars' boxes. Every
+/// module of text and heading is the article's; the builder's share buttons are not, and
+/// neither is a box of teasers of a kind of its own.
+#[test]
+fn an_article_set_in_page_builder_modules_keeps_every_module() {
+    let elementor = |kind: &str, id: &str, inner: &str| {
+        format!(
+            r#"<div class="elementor-element elementor-element-{id} elementor-widget elementor-widget-{kind}"><div class="elementor-widget-container">{inner}</div></div>"#
+        )
+    };
+    let paragraph = |topic: &str| {
+        format!(
+            "<p>The starter for {topic} needs flour, water and patience: mix equal weights, cover the jar \
+             loosely and keep it somewhere warm, feeding it every day until it doubles.</p>"
+        )
+    };
+    let modules = [
+        elementor("text-editor", "1a", &paragraph("the intro")),
+        elementor("heading", "2b", "<h2>What you need</h2>"),
+        elementor("text-editor", "3c", &(paragraph("rye bread") + &paragraph("wheat bread"))),
+        elementor("heading", "4d", "<h2>The seven days</h2>"),
+        elementor("text-editor", "5e", &(paragraph("day one") + &paragraph("day two") + &paragraph("day three"))),
+        elementor(
+            "share-buttons",
+            "6f",
+            r#"<a href="https://facebook.example/share">Facebook</a> <a href="https://x.example/share">Share on X</a>"#,
+        ),
+    ]
+    .concat();
+    let html = format!(
+        r#"<html><head><title>Sourdough at home - Kitchen</title></head><body><div class="elementor">
+        <h1>Sourdough at home</h1>{modules}</div><aside class="sidebar"><div class="widget"><h3>Recent</h3>
+        <ul><li><a href="/pizza">Pizza dough</a></li><li><a href="/bagels">Bagels</a></li></ul></div></aside></body></html>"#
+    );
+    let art = article::extract(&page("https://kitchen.example/sourdough", &html), &Hints::default());
+    let text = art.content_text.unwrap_or_default();
+    for part in ["the intro", "What you need", "rye bread", "The seven days", "day three"] {
+        assert!(text.contains(part), "{part} missing: {text}");
+    }
+    assert!(!text.contains("Facebook") && !text.contains("Pizza dough"), "{text}");
+
+    let divi = |n: usize, inner: &str| {
+        format!(
+            r#"<div class="et_pb_row et_pb_row_{n}"><div class="et_pb_column et_pb_column_4_4"><div class="et_pb_module et_pb_text et_pb_text_{n}"><div class="et_pb_text_inner">{inner}</div></div></div></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><head><title>Stretches for desk workers</title></head><body><article><h1>Stretches for desk workers</h1>
+        <div class="et_pb_section">{}{}</div></article></body></html>"#,
+        divi(0, &paragraph("the intro")),
+        divi(
+            1,
+            &(String::from("<h3>1. Figure-four hip stretch</h3>")
+                + &paragraph("hips")
+                + "<h3>2. Forward fold</h3>"
+                + &paragraph("the back")
+                + &paragraph("the neck"))
+        ),
+    );
+    let art = article::extract(&page("https://yoga.example/stretches", &html), &Hints::default());
+    let text = art.content_text.unwrap_or_default();
+    assert!(text.contains("the intro") && text.contains("Figure-four") && text.contains("the neck"), "{text}");
+}
+
 #[test]
 fn a_long_byline_that_says_posted_dates_the_page() {
     // WordPress's classic byline runs past a byline's length, and says which date it gives.

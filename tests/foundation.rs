@@ -77,11 +77,12 @@ fn inspect_dates_an_article_by_itself_and_a_list_by_its_newest_item() {
     let story = "<p>The council capped the prices tankers may charge and ordered every tanker to \
         register with the city corporation by the seventh, after hundreds of borewells ran dry \
         and private operators charged five times the usual rate for a load of water.</p>";
-    let rail: String = ["Metro fares rise in April", "Budget session opens with a walkout", "Rains return to the coast"]
-        .iter()
-        .enumerate()
-        .map(|(i, title)| format!(r#"<li><a href="/city/{i}">{title}</a> <span>Mar {}, 2024</span></li>"#, 7 - i))
-        .collect();
+    let rail: String =
+        ["Metro fares rise in April", "Budget session opens with a walkout", "Rains return to the coast"]
+            .iter()
+            .enumerate()
+            .map(|(i, title)| format!(r#"<li><a href="/city/{i}">{title}</a> <span>Mar {}, 2024</span></li>"#, 7 - i))
+            .collect();
     let dir = tempfile::tempdir().unwrap();
     let inspect = |body: &str| {
         let file = dir.path().join("page.html");

@@ -165,11 +165,13 @@ fn is_embed(words: &[String]) -> bool {
     words.iter().any(|w| EMBED_WORDS.contains(&w.as_str()))
 }
 
-fn is_boilerplate_class(words: &[String]) -> bool {
+/// Whether class words name boilerplate, where the words in `own` name nothing alone (two-word marks such as
+/// `read-more` still count).
+fn is_boilerplate_class_but(words: &[String], own: &[String]) -> bool {
     if is_embed(words) {
         return false;
     }
-    words.iter().any(|w| {
+    words.iter().filter(|w| !own.contains(w)).any(|w| {
         BOILERPLATE_WORDS.contains(&w.as_str())
             || (BOILERPLATE_STEMS.iter().any(|stem| w.contains(stem)) && !NOT_BOILERPLATE.contains(&w.as_str()))
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
@@ -184,25 +186,30 @@ const NAVIGATION_WORDS: &[&str] = &["nav", "navbar", "navigation", "menu", "page
 /// (`#sharing-data-between-threads`, `#related-work`), and a box's title says what the box is
 /// (`related-posts-title`), a metadata line what it holds (`<h2 class="date">`).
 fn is_boilerplate_element(doc: &Document, n: NodeId) -> bool {
+    is_boilerplate_element_but(doc, n, &[])
+}
+
+/// [`is_boilerplate_element`], reading none of the class words in `own` (the main text's own).
+fn is_boilerplate_element_but(doc: &Document, n: NodeId, own: &[String]) -> bool {
     if is_heading(doc, n) {
         let mut words = attribute_words(doc, n, &["class"]);
         words.retain(|w| !NAVIGATION_WORDS.contains(&w.as_str()));
-        is_boilerplate_class(&words)
+        is_boilerplate_class_but(&words, own)
     } else if doc.is_tag(n, "p") && doc.text(n).chars().count() > META_LINE_MAX_CHARS {
         // A paragraph longer than any metadata line is text, marked for the dateline it opens
         // with (a press release's `<p class="dateline">DAYTON, Ohio, March 8 /PRNewswire/ --
         // The company today…`), not a date or byline line.
         let mut words = class_words(doc, n);
-        words.retain(|w| !METADATA_LINE_WORDS.iter().any(|m| w.contains(m)));
-        is_boilerplate_class(&words)
+        words.retain(|w| !METADATA_LINE_WORDS.contains(&w.as_str()));
+        is_boilerplate_class_but(&words, own)
     } else {
-        is_boilerplate_class(&class_words(doc, n))
+        is_boilerplate_class_but(&class_words(doc, n), own)
     }
 }
 
-/// Class words that name a metadata line (its date, its byline): on a whole paragraph, they
-/// name its first words.
-const METADATA_LINE_WORDS: &[&str] = &["dateline", "timestamp", "date", "byline", "meta"];
+/// Class words that name a metadata line (its date): on a whole paragraph, they name its first
+/// words. Not `byline`: a long "byline" paragraph is the author's biography after the text.
+const METADATA_LINE_WORDS: &[&str] = &["dateline", "timestamp", "date", "meta"];
 
 /// Stems of the class and id words of a site's legal notice (`c_copyright`, `disclaimer`): the
 /// same on every page of the site, never the article, however long (a sports league's list
@@ -468,6 +475,12 @@ enum Mark {
     Layout,
     /// A wrapper of one of the text's sections, written as a `<section>`.
     Section,
+    /// A page builder's module of the text ([`same_kind_modules`]), written as a `<section>`
+    /// without `class` and `id` (the builder's names, `widget` among them, would weigh
+    /// against it in Readability).
+    Module,
+    /// A wrapper inside such a module, written without its tags (its children in its place).
+    Unwrapped,
     /// Hidden by its markup until a script shows it, and kept: written without `hidden` and
     /// `style`, which would make Readability throw it away.
     Shown,
@@ -484,6 +497,12 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
     // The article element that holds the headline; other article elements are teasers.
     let main_article = title_node.and_then(|t| doc.ancestors(t).find(|&a| is_article_element(doc, a)));
     let main_text = main_text_block(doc, scope, &stats);
+    let modules = main_text.map(|m| same_kind_modules(doc, m, title_node, &stats)).unwrap_or_default();
+    // A page builder's name for its modules says nothing against one of them.
+    let own_words = match (main_text, modules.own) {
+        (Some(text), Some(_)) => own_words(doc, text, title_node),
+        _ => Vec::new(),
+    };
     let mut marks = vec![Mark::Keep; doc.len()];
     let account_forms: Vec<NodeId> =
         (scope.0..doc.node(scope).end.0).map(NodeId).filter(|&n| is_account_form(doc, n)).collect();
@@ -535,7 +554,11 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || (!holds_title && !in_text() && is_post_navigation(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
-                        && if by_class { is_boilerplate_element(doc, id) } else { is_comment_zone(doc, id) })
+                        && if by_class {
+                            is_boilerplate_element_but(doc, id, &own_words)
+                        } else {
+                            is_comment_zone(doc, id)
+                        })
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
@@ -566,7 +589,14 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                 // Too much of the page's text to be a hidden menu or dialog: the article,
                 // revealed by a script (WeChat's `#js_content`, fade-in themes).
                 marks[id.index()] = Mark::Shown;
-            } else if is_embed(&words) {
+            } else if is_embed(&words)
+                || (by_class
+                    && !own_words.is_empty()
+                    && is_boilerplate_element(doc, id)
+                    && !is_boilerplate_element_but(doc, id, &own_words))
+            {
+                // Kept for its own kind's name (a page builder's `elementor-widget`): written
+                // without it, so that Readability does not take it for a sidebar's widget.
                 marks[id.index()] = Mark::Unclassed;
             } else if is_heading(doc, id) && !is_comment_heading(doc, id) {
                 // Readability reads a heading's id like its class, and drops one whose id, a
@@ -580,6 +610,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
     if let Some(text) = main_text {
         mark_layout_table(doc, text, &mut marks);
         mark_sections(doc, text, &stats, &mut marks);
+        mark_modules(doc, &modules, &mut marks);
     }
     marks
 }
@@ -633,6 +664,152 @@ fn mark_sections(doc: &Document, main_text: NodeId, stats: &TextStats, marks: &m
     }
     for section in found {
         marks[section.index()] = Mark::Section;
+    }
+}
+
+/// Least text outside links (characters) of a paragraph that makes a block of the main text's
+/// own kind a part of the text: two sentences.
+const SAME_KIND_MIN_PROSE: u32 = 100;
+/// Least share of such a block's text outside links: a module of text, not a box of links.
+const SAME_KIND_MIN_PROSE_SHARE: f64 = 0.6;
+/// How many wrappers up from the main text block its siblings of the same kind are looked for:
+/// a page builder nests a module of text three or four deep (Divi's row > column > module >
+/// inner; Elementor's widget > container).
+const SAME_KIND_LEVELS: usize = 4;
+
+/// An article set by a page builder in modules of one kind (Divi's `et_pb_row` > … >
+/// `et_pb_text_inner`, Elementor's `elementor-widget-text-editor`): the intro in one module,
+/// the rest in the next. Readability keeps the best module alone, as with sections; the
+/// siblings of the main text block (or of a wrapper of it below the headline's) of its kind
+/// that hold prose or one heading (not a teaser, whose heading links) are its modules, written as
+/// `<section>`s ([`mark_modules`]). The
+/// kind is the first class name, which builders give the module's type (`et_pb_row
+/// et_pb_row_3`, `elementor-element elementor-element-5e3a7f2 …`); a module of links (share
+/// buttons, a posts widget) holds too little prose.
+fn same_kind_modules(doc: &Document, main_text: NodeId, title_node: Option<NodeId>, stats: &TextStats) -> Modules {
+    let own_levels = std::iter::once(main_text).chain(doc.ancestors(main_text)).take(SAME_KIND_LEVELS);
+    for own in own_levels.take_while(|&a| doc.is_element(a) && title_node.is_none_or(|t| !doc.contains(a, t))) {
+        let kind_of = |n: NodeId| {
+            doc.attr(n, "class")
+                .and_then(|c| c.split_ascii_whitespace().next())
+                .filter(|k| !is_grid_class(k) && !is_generated_class(k))
+        };
+        let (Some(parent), Some(kind)) = (doc.parent(own), kind_of(own)) else { continue };
+        let others: Vec<NodeId> = doc
+            .children(parent)
+            .iter()
+            .copied()
+            .filter(|&c| c != own && doc.tag(c) == doc.tag(own) && kind_of(c) == Some(kind))
+            .filter(|&c| {
+                let prose = stats.prose(doc, c);
+                // Prose: a paragraph of it, and most of the module's text (not a list of
+                // teasers, whose lines are short, nor a box of links).
+                let paragraph =
+                    doc.descendants(c).any(|d| doc.is_tag(d, "p") && stats.prose(doc, d) >= SAME_KIND_MIN_PROSE);
+                let prose_block = paragraph && prose as f64 >= SAME_KIND_MIN_PROSE_SHARE * stats.chars(doc, c) as f64;
+                // A teaser's heading links to its story.
+                let linked_heading =
+                    doc.descendants(c).any(|d| is_heading(doc, d) && doc.descendants(d).any(|a| doc.is_tag(a, "a")));
+                (prose_block || is_heading_module(doc, c, stats)) && !linked_heading
+            })
+            .collect();
+        if !others.is_empty() {
+            let depth = doc.ancestors(main_text).take_while(|&a| a != own).count() + 1;
+            return Modules { own: Some(own), others, depth };
+        }
+    }
+    Modules::default()
+}
+
+/// The modules of a page builder's text: the main text block's (or its wrapper's) and its
+/// siblings of the same kind, with how deep the main text sits in its module.
+#[derive(Default)]
+struct Modules {
+    own: Option<NodeId>,
+    others: Vec<NodeId>,
+    depth: usize,
+}
+
+/// Writes the modules (those pruning kept) as `<section>`s, their wrappers unwrapped.
+fn mark_modules(doc: &Document, modules: &Modules, marks: &mut [Mark]) {
+    let Some(own) = modules.own else { return };
+    for &block in modules.others.iter().chain([&own]) {
+        if matches!(marks[block.index()], Mark::Keep | Mark::Unclassed) {
+            marks[block.index()] = Mark::Module;
+            unwrap_wrappers(doc, block, modules.depth, marks);
+        }
+    }
+}
+
+/// Class names of CSS grid frameworks (Bootstrap, Foundation, Bulma) and generic wrappers and
+/// boxes: they say where a block sits in the page's grid, or that it is a box, not what it
+/// holds, and every part of a page (header, text, related stories, footer) has them. A page
+/// builder's names say which module it is (`et_pb_text`, `elementor-widget-text-editor`).
+#[rustfmt::skip]
+const GRID_CLASSES: &[&str] = &[
+    "container", "row", "col", "column", "columns", "wrapper", "wrap", "grid", "clearfix", "inner", "section",
+    "module", "mod", "block", "box", "item", "component", "content",
+];
+
+/// Whether a class name is a grid framework's or a generic wrapper's (`col-xs-12`, `row`).
+fn is_grid_class(class: &str) -> bool {
+    let class = class.to_ascii_lowercase();
+    let stem = class.split(['-', '_']).next().unwrap_or_default();
+    GRID_CLASSES.contains(&stem) || GRID_CLASSES.contains(&class.as_str())
+}
+
+/// Whether a class name was generated by a CSS-in-JS library (`css-53u6y8`, `dcr-1kh4zou`,
+/// `sc-hKVsly`): a hash after a short prefix, digits among letters or capitals among small
+/// letters. It names a styled component, and sites style every slot of their grid with one
+/// (the standfirst, the text, the donation appeal), so it says nothing of what a block holds.
+fn is_generated_class(class: &str) -> bool {
+    let Some((_, hash)) = class.split_once(['-', '_']) else { return false };
+    let alphanumeric = hash.chars().all(|c| c.is_ascii_alphanumeric());
+    let digits = hash.chars().any(|c| c.is_ascii_digit());
+    let letters = hash.chars().any(|c| c.is_ascii_alphabetic());
+    let mixed_case = hash.chars().any(|c| c.is_ascii_uppercase()) && hash.chars().any(|c| c.is_ascii_lowercase());
+    alphanumeric && (4..=10).contains(&hash.len()) && ((digits && letters) || mixed_case)
+}
+
+/// Longest text of a module that holds a heading of the text alone.
+const HEADING_MODULE_MAX_CHARS: u32 = 150;
+
+/// A module holding one of the text's headings alone, between modules of its paragraphs (a
+/// page builder's heading widget): no link, and all its text in one `<h2>`–`<h6>`.
+fn is_heading_module(doc: &Document, module: NodeId, stats: &TextStats) -> bool {
+    let chars = stats.chars(doc, module);
+    chars > 0
+        && chars <= HEADING_MODULE_MAX_CHARS
+        && stats.prose(doc, module) == chars
+        && doc
+            .descendants(module)
+            .any(|d| matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6")) && stats.chars(doc, d) == chars)
+}
+
+/// Marks the `<div>`s that only wrap blocks (no text or inline element of their own, which
+/// would run into the next block's), down to `depth` levels inside `module`, to be
+/// written without their tags: the module's paragraphs are then its children, and Readability
+/// scores the module for them (it credits a paragraph's score to three ancestors at most, each
+/// less).
+fn unwrap_wrappers(doc: &Document, module: NodeId, depth: usize, marks: &mut [Mark]) {
+    let mut level = vec![module];
+    for _ in 0..depth {
+        let wrappers: Vec<NodeId> = level
+            .iter()
+            .flat_map(|&n| doc.children(n).iter().copied())
+            .filter(|&c| {
+                doc.is_tag(c, "div")
+                    && marks[c.index()] == Mark::Keep
+                    && doc.children(c).iter().all(|&g| match doc.tag(g) {
+                        Some(tag) => is_block(tag),
+                        None => doc.text_node(g).is_none_or(|t| t.trim().is_empty()),
+                    })
+            })
+            .collect();
+        for &w in &wrappers {
+            marks[w.index()] = Mark::Unwrapped;
+        }
+        level = wrappers;
     }
 }
 
@@ -705,6 +882,20 @@ fn main_text_block(doc: &Document, scope: NodeId, stats: &TextStats) -> Option<N
         (scope.0..end.0).map(NodeId).map(|id| (paragraphs_text[offset(id)], id)).filter(|&(t, _)| t > 0).collect();
     blocks.sort_by_key(|&(text, id)| (std::cmp::Reverse(text), id));
     blocks.into_iter().map(|(_, id)| id).find(|&id| !is_comment_zone(doc, id))
+}
+
+/// The class words of the main text block and of its wrapper (unless that holds the
+/// headline): the page's own words for a block of its text. A page builder names every block
+/// of the article so (Elementor's `elementor-widget-container` in an `elementor-widget-text-
+/// editor`: "widget", a word of sidebars' boxes elsewhere), and on that page such a word says
+/// nothing against a block.
+fn own_words(doc: &Document, main_text: NodeId, title_node: Option<NodeId>) -> Vec<String> {
+    std::iter::once(main_text)
+        .chain(doc.ancestors(main_text))
+        .take(2)
+        .take_while(|&a| doc.is_element(a) && title_node.is_none_or(|t| !doc.contains(a, t)))
+        .flat_map(|a| class_words(doc, a))
+        .collect()
 }
 
 /// Whether an element shows a picture or a player (its text is not what readers see of it).
@@ -807,6 +998,9 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                 out.push('>');
             }
             Step::Open(n) if marks[n.index()] == Mark::Drop => {}
+            Step::Open(n) if marks[n.index()] == Mark::Unwrapped => {
+                stack.extend(doc.children(n).iter().rev().map(|&c| Step::Open(c)));
+            }
             Step::Open(n) => match &doc.node(n).data {
                 NodeData::Document => {}
                 NodeData::Text(text) => dom::escape(text, false, out),
@@ -833,7 +1027,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
                     }
                     out.push('<');
                     out.push_str(written_tag(marks[n.index()], name));
-                    let unclassed = matches!(marks[n.index()], Mark::Unclassed | Mark::Callout);
+                    let unclassed = matches!(marks[n.index()], Mark::Unclassed | Mark::Callout | Mark::Module);
                     let unnamed = marks[n.index()] == Mark::Unnamed;
                     // An opened teaser's whole text is shown: Readability would drop it hidden.
                     let shown =
@@ -866,7 +1060,7 @@ fn serialize_kept(doc: &Document, scope: NodeId, marks: &[Mark], out: &mut Strin
 fn written_tag(mark: Mark, tag: &str) -> &str {
     match mark {
         Mark::Layout | Mark::Callout => "div",
-        Mark::Section => "section",
+        Mark::Section | Mark::Module => "section",
         _ => tag,
     }
 }

@@ -485,7 +485,10 @@ fn in_headline_article_aside(doc: &Document, node: NodeId, title_node: Option<No
         return false;
     };
     !is_comment_zone(doc, node)
-        && doc.ancestors(aside).take_while(|&a| doc.is_element(a)).any(|a| doc.is_tag(a, "article") && doc.contains(a, title))
+        && doc
+            .ancestors(aside)
+            .take_while(|&a| doc.is_element(a))
+            .any(|a| doc.is_tag(a, "article") && doc.contains(a, title))
         && std::iter::once(aside)
             .chain(doc.ancestors(node).take_while(|&a| a != aside))
             .all(|a| !class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s))))
