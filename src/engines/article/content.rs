@@ -681,11 +681,10 @@ const SAME_KIND_LEVELS: usize = 4;
 /// `et_pb_text_inner`, Elementor's `elementor-widget-text-editor`): the intro in one module,
 /// the rest in the next. Readability keeps the best module alone, as with sections; the
 /// siblings of the main text block (or of a wrapper of it below the headline's) of its kind
-/// that hold prose or one heading (not a teaser, whose heading links) are its modules, written as
-/// `<section>`s ([`mark_modules`]). The
-/// kind is the first class name, which builders give the module's type (`et_pb_row
-/// et_pb_row_3`, `elementor-element elementor-element-5e3a7f2 …`); a module of links (share
-/// buttons, a posts widget) holds too little prose.
+/// that hold prose or one heading (not a teaser, whose heading links) are its modules, written
+/// as `<section>`s ([`mark_modules`]). The kind is the first class name, which builders give
+/// the module's type (`et_pb_row et_pb_row_3`, `elementor-element elementor-element-5e3a7f2
+/// …`); a module of links (share buttons, a posts widget) holds too little prose.
 fn same_kind_modules(doc: &Document, main_text: NodeId, title_node: Option<NodeId>, stats: &TextStats) -> Modules {
     let own_levels = std::iter::once(main_text).chain(doc.ancestors(main_text)).take(SAME_KIND_LEVELS);
     for own in own_levels.take_while(|&a| doc.is_element(a) && title_node.is_none_or(|t| !doc.contains(a, t))) {
