@@ -224,6 +224,49 @@ fn a_flag_for_a_cover_picture_does_not_split_the_list() {
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
 
+/// Class "filter classes": a portfolio or news grid that a script filters by category gives each
+/// tile its category as a class (`grid-item filter-print`, Isotope's and MixItUp's pattern):
+/// the tiles of every category are one list, in page order.
+#[test]
+fn tiles_classed_by_their_category_are_one_list() {
+    let categories = ["branding", "digital", "print"];
+    let tiles: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, _))| {
+            let category = categories[k % categories.len()];
+            format!(r#"<div class="grid-item filter-{category}"><a class="tile" href="{path}"><img src="{path}cover.jpg" alt=""><h3>{title}</h3></a></div>"#)
+        })
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><h1>Work</h1><ul class="filters"><li><a href="/work">All</a></li>
+        <li><a href="/work?f=branding">Branding</a></li><li><a href="/work?f=print">Print</a></li></ul>
+        <div class="grid">{tiles}</div></main>{FOOTER}</body></html>"#
+    );
+    assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
+}
+
+/// Class "year-less date, dated address": a diary shows "3月4日" or "Mar 4" and links the post at
+/// an address holding the whole date (`/20230304`, `/2023/03/04/`): the year is the address's,
+/// not the latest such day before now.
+#[test]
+fn a_date_without_its_year_takes_the_year_of_its_address() {
+    let days = [("20230304", "3月4日"), ("20230302", "3月2日"), ("20230228", "2月28日"), ("20230225", "2月25日")];
+    let records: String = days
+        .iter()
+        .map(|(compact, shown)| {
+            format!(
+                r#"<div class="day"><h2><span class="date"><a href="/{compact}">{shown}</a></span> <span class="title"><a href="/{compact}">春の散歩 {shown}</a></span></h2><div class="body"><p>今日は少し暖かかった。</p></div></div>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html lang="ja"><body><div id="title"><h1><a href="/">日記</a></h1></div><div id="days">{records}</div></body></html>"#
+    );
+    let dates: Vec<String> = items(&page).into_iter().map(|(_, _, day)| day).collect();
+    assert_eq!(dates, ["2023-03-04", "2023-03-02", "2023-02-28", "2023-02-25"]);
+}
+
 /// Pelican's default theme shows the newest post in `<aside id="featured">` above "Other
 /// articles": an aside that holds one post's `<article>` and no other headline is that post,
 /// not a sidebar. A sidebar before the list (a widget of several posts) still is one.

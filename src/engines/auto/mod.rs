@@ -256,7 +256,24 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             confidence: 0.0,
         },
     };
+    let mut extraction = extraction;
+    years_from_links(&mut extraction.page);
     Analysis { time, repeated, structured, ranked, choice, extraction }
+}
+
+/// A date shown without its year ("3月4日", "Mar 4") is given the latest such day before now;
+/// an item whose address holds its whole date (`/2024/03/04/`, `/20240304`) on that month and
+/// day was written in that address's year, as the address was written when the post was.
+fn years_from_links(page: &mut Page) {
+    use chrono::Datelike;
+    for item in page.subjects.iter_mut().flat_map(|s| s.items.iter_mut()) {
+        let (Some(date), Some(link)) = (item.date, item.link.as_ref()) else { continue };
+        let Some(in_link) = crate::engines::article::date::url_date(link) else { continue };
+        let same_day = (in_link.month(), in_link.day()) == (date.month(), date.day());
+        if same_day && in_link.year() != date.year() {
+            item.date = date.with_year(in_link.year()).or(item.date);
+        }
+    }
 }
 
 /// The one post a page shows (a blog's last page, a new blog's home), as its only item: the

@@ -47,9 +47,22 @@ const STATE_WORDS: &[&str] = &[
 /// Prefixes of class words that generators put on each record for its own category, tags,
 /// format or author (WordPress `post_class()`: `category-news tag-rust format-video`), and for
 /// what it happens to hold (`has-post-thumbnail`, Hugo Stack's `has-image` on posts with a
-/// cover and none on the others, `no-image`, `with-excerpt`).
-const PER_RECORD_PREFIXES: &[&str] =
-    &["category-", "tag-", "format-", "author-", "status-", "has-", "no-", "with-", "without-"];
+/// cover and none on the others, `no-image`, `with-excerpt`), and the category classes by which
+/// a script filters a grid (Isotope's and MixItUp's `filter-print`, `cat-news`, `term-12`).
+const PER_RECORD_PREFIXES: &[&str] = &[
+    "category-",
+    "cat-",
+    "term-",
+    "filter-",
+    "tag-",
+    "format-",
+    "author-",
+    "status-",
+    "has-",
+    "no-",
+    "with-",
+    "without-",
+];
 /// Class/id words of containers that are no item list (beyond the time-pattern engine's).
 const OFF_LIST_MORE: &[&str] = &["pagination", "pager", "tagcloud", "share", "social", "toc"];
 /// Landmark roles of page parts that are no item list.
