@@ -267,6 +267,28 @@ fn a_date_without_its_year_takes_the_year_of_its_address() {
     assert_eq!(dates, ["2023-03-04", "2023-03-02", "2023-02-28", "2023-02-25"]);
 }
 
+/// Class "event in an excerpt": an undated news list whose summaries mention a day without its
+/// year ("From 1 July we open longer."): that is an event the text speaks of, and no item's
+/// date, neither its own nor the next one's.
+#[test]
+fn a_day_mentioned_in_an_excerpt_dates_no_item() {
+    let summaries = ["After two years of work the result is on show.", "From 1 July we open longer on weekdays."];
+    let records: String = POSTS
+        .iter()
+        .enumerate()
+        .map(|(k, (title, path, _))| {
+            let summary = summaries[k % 2];
+            format!(r#"<div class="news-item"><h3><a href="{path}">{title}</a></h3><p>{summary}</p></div>"#)
+        })
+        .collect();
+    let page = format!(
+        "<html><body>{HEADER}<main><h1>News</h1><div class=\"news-list\">{records}</div></main>{FOOTER}</body></html>"
+    );
+    let found = items(&page);
+    assert_eq!(found.len(), POSTS.len(), "{found:?}");
+    assert!(found.iter().all(|(_, _, day)| day.is_empty()), "{found:?}");
+}
+
 /// Pelican's default theme shows the newest post in `<aside id="featured">` above "Other
 /// articles": an aside that holds one post's `<article>` and no other headline is that post,
 /// not a sidebar. A sidebar before the list (a widget of several posts) still is one.

@@ -20,6 +20,9 @@ const SPLIT_DATE_CHARS: usize = 40;
 /// The least share of a text node that its date must fill; for dates without digits.
 const MIN_PURITY: f32 = 0.15;
 const MIN_WORD_PURITY: f32 = 0.6;
+/// The least share for a date completed from now (no year, or counted back): "Posted 3 hours
+/// ago by Ann Lee" fills half its line, an event in a sentence a fifth.
+const MIN_COMPLETED_PURITY: f32 = 0.3;
 /// Attribute values longer than this are not dates.
 const MAX_ATTR_CHARS: usize = 80;
 
@@ -448,6 +451,12 @@ fn visible_date(
         return None;
     }
     let parsed = db.resolve(first, context)?;
+    // A date that needs now to complete it ("1 juli", "3 days ago") in a sentence is an event
+    // the text mentions ("Vanaf 1 juli zijn we langer open."): a list's dates stand alone or
+    // with a label and a name.
+    if parsed.relative && purity < MIN_COMPLETED_PURITY {
+        return None;
+    }
     Some(TimeNode {
         node,
         address: doc.address(node),
