@@ -562,9 +562,10 @@ fn a_wrapper_whose_class_names_a_sidebar_keeps_the_article_it_holds() {
 
 #[test]
 fn boilerplate_named_inside_compound_class_words_is_left_out() {
-    // Author boxes, widgets, legal notices, footers and "enable JavaScript" notices whose class
-    // names join the word to another (`postauthor`, `c_copyright`, `site-foot`), placed inside
-    // the article's container where Readability keeps them.
+    // Author boxes, widgets, legal notices, footers, "enable JavaScript" notices, donation
+    // appeals and affiliate disclosures whose class names join the word to another
+    // (`postauthor`, `c_copyright`, `site-foot`, `donate-box`), placed inside the article's
+    // container where Readability keeps them.
     let html = format!(
         r#"<html><body><div class="post"><h1>Bridge vote delayed</h1>
         <div class="entry-content">{}
@@ -576,6 +577,8 @@ fn boilerplate_named_inside_compound_class_words_is_left_out() {
         <noscript><p>Please enable JavaScript to view the comments powered by Disqus.</p></noscript>
         <div id="c_copyright"><p>Town News is the official web site of the town; its name and logo are registered trademarks of the Town News Company, and all rights are reserved.</p></div>
         <div class="site-foot"><p>This page is best viewed in an up-to-date web browser with style sheets enabled, so please upgrade.</p></div>
+        <div class="donate-box"><p><strong>Before you go:</strong> Town News is a nonprofit newsroom; if you value our reporting, please chip in with a donation today.</p><a href="/donate/">Donate now</a></div>
+        <p class="affiliate-disclosure">We may earn a commission if you buy something through the links in this article, at no extra cost to you.</p>
         </div><div class="widget Text"><p>Town News is the town's longest running paper, documenting every street of the town since 1901.</p></div>
         </body></html>"#,
         prose("the bridge", 5)
@@ -583,11 +586,19 @@ fn boilerplate_named_inside_compound_class_words_is_left_out() {
     let text =
         article::extract(&page("https://town.example/news/bridge", &html), &Hints::default()).content_text.unwrap();
     assert!(text.contains("Paragraph 1 about the bridge") && text.contains("Paragraph 5"), "{text}");
-    let left: Vec<&str> =
-        ["deep love", "enjoyed this post", "enable JavaScript", "trademarks", "best viewed", "longest running"]
-            .into_iter()
-            .filter(|b| text.contains(b))
-            .collect();
+    let left: Vec<&str> = [
+        "deep love",
+        "enjoyed this post",
+        "enable JavaScript",
+        "trademarks",
+        "best viewed",
+        "longest running",
+        "chip in",
+        "commission",
+    ]
+    .into_iter()
+    .filter(|b| text.contains(b))
+    .collect();
     assert!(left.is_empty(), "{left:?} in {text}");
 }
 

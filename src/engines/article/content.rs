@@ -50,7 +50,8 @@ const FURNITURE_ROLES: &[&str] = &[
     "toolbar",
 ];
 
-/// Class and id words of boilerplate blocks: navigation, advertising, bylines and dates, tags.
+/// Class and id words of boilerplate blocks: navigation, advertising, bylines and dates, tags,
+/// affiliate disclosures.
 #[rustfmt::skip]
 const BOILERPLATE_WORDS: &[&str] = &[
     "respond", "replies", "recirc", "trending", "popular", "mostpopular", "outbrain", "taboola", "promo", "promos",
@@ -59,19 +60,21 @@ const BOILERPLATE_WORDS: &[&str] = &[
     "nav", "navbar", "navigation", "menu", "pager", "masthead", "toolbar", "skip", "foot",
     "dateline", "timestamp", "date", "meta", "tags", "taglist", "keywords",
     "hidden", "hide", "invisible", "bio", "biography",
+    "disclosure",
 ];
 /// Stems of boilerplate class and id words, found inside compound words as well
 /// (`postauthor`, `sharebar`, `jp-relatedposts`): comments, sharing, related and recommended
 /// posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and their
 /// widgets, footers, bylines and author boxes, a post's metadata line (WordPress's classic
-/// `postmetadata`: "This entry was posted … filed under …"). Legal notices are
+/// `postmetadata`: "This entry was posted … filed under …"), donation appeals (`donate-box`,
+/// `donation`). Legal notices are
 /// [`LEGAL_STEMS`], dropped whatever their size.
 #[rustfmt::skip]
 const BOILERPLATE_STEMS: &[&str] = &[
     "comment", "disqus", "share", "sharing", "social", "related", "recommend",
     "newsletter", "subscri", "signup", "paywall", "cookie", "consent", "popup",
     "advert", "sponsor", "sidebar", "widget", "footer", "breadcrumb", "pagination",
-    "byline", "author", "metadata",
+    "byline", "author", "metadata", "donat",
 ];
 /// Words that hold a stem but name the article: an opinion column's `commentary`, and the text
 /// a news site shows its subscribers (`subscriber-premium`, `subscriber-only`), where a sign-up
