@@ -1026,6 +1026,24 @@ fn an_article_set_in_page_builder_modules_keeps_every_module() {
     assert!(text.contains("the intro") && text.contains("Figure-four") && text.contains("the neck"), "{text}");
 }
 
+/// Class "heading named header": sites name a heading of the text by what it is
+/// (`<h2 class="subheader">`, a recipe card's `wprm-recipe-header`); Readability drops every
+/// heading whose class says "header". The heading is the text's.
+#[test]
+fn a_heading_whose_class_says_header_is_text() {
+    let html = format!(
+        r#"<html><body><div class="article__content"><h1>Later school start times led to more sleep</h1>{}
+        <h2 class="subheader">Beyond the bedtime</h2>{}<h3 class="wprm-recipe-header">Ingredients</h3>
+        <ul><li>Two cups of flour, sifted twice</li><li>One cup of warm water</li></ul></div></body></html>"#,
+        prose("sleep", 3),
+        prose("school", 2)
+    );
+    let text = article::extract(&page("https://news.example/health/sleep", &html), &Hints::default())
+        .content_text
+        .unwrap_or_default();
+    assert!(text.contains("Beyond the bedtime") && text.contains("Ingredients"), "{text}");
+}
+
 #[test]
 fn a_long_byline_that_says_posted_dates_the_page() {
     // WordPress's classic byline runs past a byline's length, and says which date it gives.

@@ -604,8 +604,10 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             } else if is_heading(doc, id) && !is_comment_heading(doc, id) {
                 // Readability reads a heading's id like its class, and drops one whose id, a
                 // slug of its words, says `related` (`#related-work`); a comment section's
-                // heading goes as before.
-                marks[id.index()] = Mark::Unnamed;
+                // heading goes as before. Nor does it see the class of a heading kept here
+                // (read above): `subheader` and `recipe-header` name a heading of the text,
+                // and Readability drops every heading whose class says "header".
+                marks[id.index()] = if is_header_named(doc, id) { Mark::Unclassed } else { Mark::Unnamed };
             }
             n += 1;
         }
@@ -833,6 +835,12 @@ fn mark_layout_table(doc: &Document, main_text: NodeId, marks: &mut [Mark]) {
         }
         table = table_of(t);
     }
+}
+
+/// Whether a heading's class says "header" (`subheader`, `wprm-recipe-header`): a heading of the
+/// text by its own name.
+fn is_header_named(doc: &Document, heading: NodeId) -> bool {
+    doc.attr(heading, "class").is_some_and(|c| c.to_ascii_lowercase().contains("header"))
 }
 
 /// Longest text of a heading's control: "[edit]", "¶", "#", "Link to this section".
