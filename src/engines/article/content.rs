@@ -67,8 +67,7 @@ const BOILERPLATE_WORDS: &[&str] = &[
 /// posts, newsletter and subscription boxes, cookie banners, sponsors, sidebars and their
 /// widgets, footers, bylines and author boxes, a post's metadata line (WordPress's classic
 /// `postmetadata`: "This entry was posted … filed under …"), donation appeals (`donate-box`,
-/// `donation`). Legal notices are
-/// [`LEGAL_STEMS`], dropped whatever their size.
+/// `donation`). Legal notices are [`LEGAL_STEMS`], dropped whatever their size.
 #[rustfmt::skip]
 const BOILERPLATE_STEMS: &[&str] = &[
     "comment", "disqus", "share", "sharing", "social", "related", "recommend",
@@ -168,8 +167,8 @@ fn is_embed(words: &[String]) -> bool {
     words.iter().any(|w| EMBED_WORDS.contains(&w.as_str()))
 }
 
-/// Whether class words name boilerplate, where the words in `own` name nothing alone (two-word marks such as
-/// `read-more` still count).
+/// Whether class words name boilerplate, where the words in `own` name nothing alone (two-word
+/// marks such as `read-more` still count).
 fn is_boilerplate_class_but(words: &[String], own: &[String]) -> bool {
     if is_embed(words) {
         return false;

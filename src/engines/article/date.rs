@@ -447,7 +447,7 @@ fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> boo
         .any(|a| {
             matches!(doc.tag(a), Some("nav" | "aside" | "menu"))
                 || (doc.is_tag(a, "footer") && !is_post_footer(doc, a, title_node))
-                || class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)))
+                || is_named_elsewhere(doc, a)
                 || (doc.is_tag(a, "li") && links_elsewhere(doc, a, node))
                 || names_other_page(doc, a, node)
         })
@@ -489,9 +489,14 @@ fn in_headline_article_aside(doc: &Document, node: NodeId, title_node: Option<No
             .ancestors(aside)
             .take_while(|&a| doc.is_element(a))
             .any(|a| doc.is_tag(a, "article") && doc.contains(a, title))
-        && std::iter::once(aside)
+        && !std::iter::once(aside)
             .chain(doc.ancestors(node).take_while(|&a| a != aside))
-            .all(|a| !class_words(doc, a).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s))))
+            .any(|a| is_named_elsewhere(doc, a))
+}
+
+/// Whether an element's class words name a part that dates something else ([`ELSEWHERE_STEMS`]).
+fn is_named_elsewhere(doc: &Document, element: NodeId) -> bool {
+    class_words(doc, element).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)))
 }
 
 /// A post's own `<footer>` (its byline and date below the headline), not the page's: inside an
@@ -687,9 +692,10 @@ const WIRE_PLACE_MAX_CHARS: usize = 30;
 
 /// The day of a wire dateline opening a story: a place, a comma, the day, perhaps the agency
 /// in brackets, and a dash: "SPRINGFIELD, Oct. 7, 2025 — The utility…", "BERLIN, March 3
-/// (Reuters) - …", "DAYTON, Ohio, March 8, 2011 /PRNewswire/ -- …". Press style of the news agencies (AP, Reuters, AFP, dpa) followed by most
-/// newspapers, so it holds on news pages of any site; a paragraph merely opening with a
-/// place and a comma reads no date after it.
+/// (Reuters) - …", "DAYTON, Ohio, March 8, 2011 /PRNewswire/ -- …". Press style of the news
+/// agencies (AP, Reuters, AFP, dpa) and press-release wires, followed by most newspapers, so it
+/// holds on news pages of any site; a paragraph merely opening with a place and a comma reads
+/// no date after it.
 fn wire_dateline(text: &str) -> Option<&str> {
     let head_end = text.char_indices().nth(WIRE_DATELINE_MAX_CHARS).map_or(text.len(), |(i, _)| i);
     let head = &text[..head_end];

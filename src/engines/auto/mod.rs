@@ -242,7 +242,7 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
         repeated::add_leads(doc, &repeated.links, &mut repeated.candidates[chosen], dated);
         repeated::drop_offsite_sections(doc, &repeated.links, &mut repeated.candidates[chosen]);
     }
-    let extraction = match choice {
+    let mut extraction = match choice {
         Choice::Repeated { rank } => {
             let candidate = &repeated.candidates[ranked[rank].candidate];
             let rival = ranked.iter().enumerate().filter(|&(i, _)| i != rank).map(|(_, r)| r.score).fold(0.0, f32::max);
@@ -256,7 +256,6 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             confidence: 0.0,
         },
     };
-    let mut extraction = extraction;
     years_from_links(&mut extraction.page);
     Analysis { time, repeated, structured, ranked, choice, extraction }
 }
