@@ -912,6 +912,35 @@ fn a_hero_post_above_the_grid_in_a_section_of_its_own_is_an_item() {
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }
 
+/// A news section front: a hero story, a grid of four cards and a list of eight headlines
+/// below, each marked up its own way (`h2`, `h3`, `h4` in plain `<li>`s): every story is an
+/// item, not only the biggest group's.
+#[test]
+fn a_hero_a_grid_and_a_list_of_headlines_on_a_section_front_are_all_items() {
+    let stories: Vec<(String, String)> = (1..=13)
+        .map(|n| (format!("Story number {n} of the world desk today"), format!("/world/2024/story-number-{n}")))
+        .collect();
+    let teaser = |(title, path): &(String, String), heading: &str, image: bool| {
+        let image = if image {
+            format!(r#"<a class="media" href="{path}"><img src="/i.jpg" alt=""></a>"#)
+        } else {
+            String::new()
+        };
+        format!(r#"<div class="item">{image}<{heading}><a href="{path}">{title}</a></{heading}></div>"#)
+    };
+    let grid: String = stories[1..5].iter().map(|s| format!("<li>{}</li>", teaser(s, "h3", true))).collect();
+    let list: String = stories[5..].iter().map(|s| format!("<li>{}</li>", teaser(s, "h4", false))).collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><h1>World</h1><section class="hero">{}<p>The lead, in a sentence.</p></section>
+        <section class="grid"><ul>{grid}</ul></section>
+        <section class="list"><h2>More world news</h2><ul>{list}</ul></section></main>
+        <aside><h2>Most read</h2><ol><li><a href="/sport/2024/final">Cup final</a></li><li><a href="/arts/2024/show">A show</a></li></ol></aside>
+        {FOOTER}</body></html>"#,
+        teaser(&stories[0], "h2", true)
+    );
+    assert_eq!(titles_and_paths(&page), stories);
+}
+
 /// News lists date today's stories "N hours ago", then one "yesterday", then full dates: each
 /// way of writing falls in a group of its own, and the lone "yesterday" is its record's date
 /// even when the story before it has a longer headline than its own.

@@ -734,11 +734,6 @@ pub fn drop_offsite_sections(doc: &Document, links: &[Link], candidate: &mut Can
     candidate.containers.retain(|c| kept.contains(c));
 }
 
-/// Most lead stories above a list: a hero and the three cards beside it, as news section
-/// fronts show them. More headlines of the list's kind above it are a list of their own, which
-/// the candidates weigh.
-const MAX_LEADS: usize = 4;
-
 /// Lead stories above the list: a hero or featured post that a magazine or news theme shows in
 /// a section of its own, marked up unlike the list's cards. In the list's region, before its
 /// first record, a headline marked as a title (in or around a heading, a title class) that
@@ -797,7 +792,10 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
         let container = doc.parent(element).unwrap_or(region);
         leads.push(Record { container, element, start: element, end: doc.node(element).end, headline: Some(h) });
     }
-    if leads.len() <= MAX_LEADS {
+    // A news section front shows a hero, a grid of cards and then a list of headlines, each
+    // marked up its own way: all of them are the section's stories. More leads than the
+    // list's own records, though, would overturn the ranking that chose this list over them.
+    if leads.len() <= candidate.records.len() {
         candidate.add_records(leads);
     }
 }
