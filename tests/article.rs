@@ -127,6 +127,20 @@ fn a_utc_timestamp_takes_the_day_the_page_shows() {
 }
 
 #[test]
+fn a_time_without_a_zone_is_on_the_site_s_clock() {
+    // The meta tag writes the site's own clock with no zone; the visible line says the zone
+    // (WIB, UTC+7). An evening story stays on its day: 20:15 at UTC+7, not 20:15 UTC.
+    let html = format!(
+        r#"<html><head><meta name="publishdate" content="2024/03/05 20:15:22"></head>
+        <body><h1>Kereta cepat tambah jadwal</h1><div class="detail__date">Selasa, 05 Mar 2024 20:15 WIB</div>{}</body></html>"#,
+        prose("the railway", 3)
+    );
+    let doc = page("https://news.example/berita/d-7230000/kereta-cepat", &html);
+    let published = article::extract(&doc, &Hints::default()).published.unwrap();
+    assert_eq!(published, chrono::DateTime::parse_from_rfc3339("2024-03-05T20:15:22+07:00").unwrap(), "{published}");
+}
+
+#[test]
 fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_boxes() {
     let html = format!(
         r#"<html><head><title>Bridge vote delayed</title></head><body>

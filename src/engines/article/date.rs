@@ -124,13 +124,21 @@ struct Candidate {
     date: DateTime<FixedOffset>,
     source: DateSource,
     weight: f32,
+    /// The source wrote a time of day without a zone (`2024/03/05 20:15:22`): the site's own
+    /// clock, read as UTC for want of its offset.
+    wall_clock: bool,
 }
 
 impl Candidate {
+    fn new(date: DateTime<FixedOffset>, source: DateSource, weight: f32, written: &str) -> Candidate {
+        Candidate { date, source, weight, wall_clock: !writes_zone(written) }
+    }
+
     /// A timestamp in UTC with a time of day: the day the site showed may be the one before or
-    /// after (02:54 UTC on May 2 is May 1 in New York).
+    /// after (02:54 UTC on May 2 is May 1 in New York). A time on the site's own clock is on
+    /// the day it says.
     fn day_unsure(&self) -> bool {
-        self.date.offset().local_minus_utc() == 0 && self.date.time() != NaiveTime::MIN
+        self.date.offset().local_minus_utc() == 0 && self.date.time() != NaiveTime::MIN && !self.wall_clock
     }
 
     fn supports(&self, day: NaiveDate) -> bool {
@@ -221,25 +229,30 @@ fn published(inputs: &DateInputs, shown: &[Shown]) -> Option<FoundDate> {
     for (key, weight) in PUBLISHED_META {
         for value in meta.tags.values(key) {
             if let Some(date) = parse_machine_date(value, lang) {
-                candidates.push(Candidate { date, source: DateSource::Meta, weight: *weight });
+                candidates.push(Candidate::new(date, DateSource::Meta, *weight, value));
             }
         }
     }
     for node in &meta.json_ld {
-        if let Some(date) = node.date_published.as_deref().and_then(|v| parse_machine_date(v, lang)) {
+        let published = node.date_published.as_deref();
+        if let Some((date, value)) = published.and_then(|v| Some((parse_machine_date(v, lang)?, v))) {
             let weight = if node.rank == 2 { JSON_LD_ARTICLE } else { JSON_LD_PAGE };
-            candidates.push(Candidate { date, source: DateSource::JsonLd, weight });
+            candidates.push(Candidate::new(date, DateSource::JsonLd, weight, value));
         }
     }
     candidates.extend(shown.iter().filter(|d| !d.modified).map(|d| d.candidate));
     if let Some(date) = url_dates.then(|| url_date(&doc.url)).flatten() {
-        candidates.push(Candidate { date, source: DateSource::Url, weight: URL_WEIGHT });
+        candidates.push(Candidate::new(date, DateSource::Url, URL_WEIGHT, ""));
     }
-    if candidates.iter().any(Candidate::day_unsure)
+    let on_utc = |c: &Candidate| c.date.offset().local_minus_utc() == 0 && c.date.time() != NaiveTime::MIN;
+    if candidates.iter().any(on_utc)
         && let Some(offset) = site_offset(&candidates, &timestamp_offsets(doc))
     {
-        for c in candidates.iter_mut().filter(|c| c.day_unsure()) {
-            c.date = c.date.with_timezone(&offset);
+        for c in candidates.iter_mut().filter(|c| on_utc(c)) {
+            // A UTC instant is shown on the site's clock; a time written on that clock keeps
+            // its hour and takes the site's offset.
+            let local = offset.from_local_datetime(&c.date.naive_local()).single();
+            c.date = if c.wall_clock { local.unwrap_or(c.date) } else { c.date.with_timezone(&offset) };
         }
     }
     candidates.retain(|c| plausible(&c.date));
@@ -403,7 +416,7 @@ fn time_elements(
             continue;
         };
         if marked_published || marked_updated {
-            let candidate = Candidate { date, source: DateSource::TimeElement, weight: TIME_MARKED };
+            let candidate = Candidate::new(date, DateSource::TimeElement, TIME_MARKED, &value);
             shown.push(Shown { candidate, modified: marked_updated && !marked_published });
             continue;
         }
@@ -415,13 +428,13 @@ fn time_elements(
             // Only after the headline: a `<time>` above it, far away, belongs to the page's
             // header or another post.
             if title_node.is_some_and(|t| n > t) && far.is_none_or(|(d, _)| distance < d) {
-                far = Some((distance, Candidate { date, source: DateSource::TimeElement, weight: TIME_FIRST }));
+                far = Some((distance, Candidate::new(date, DateSource::TimeElement, TIME_FIRST, &value)));
             }
             continue;
         }
         if nearest.is_none_or(|(d, _)| distance < d) {
             let weight = if title_node.is_some() { TIME_NEAR_HEADLINE } else { TIME_FIRST };
-            nearest = Some((distance, Candidate { date, source: DateSource::TimeElement, weight }));
+            nearest = Some((distance, Candidate::new(date, DateSource::TimeElement, weight, &value)));
         }
     }
     shown.extend(nearest.map(|(_, candidate)| Shown { candidate, modified: false }));
@@ -671,7 +684,7 @@ fn datelines(
             let modified = said.is_none() && (ANY_UPDATE_WORD.is_match(&lower) || ANY_UPDATE_WORD.is_match(&label));
             if !found[usize::from(modified)] {
                 found[usize::from(modified)] = true;
-                shown.push(Shown { candidate: Candidate { date, source: DateSource::Text, weight }, modified });
+                shown.push(Shown { candidate: Candidate::new(date, DateSource::Text, weight, text), modified });
             }
             if found == [true, true] {
                 break;
@@ -876,7 +889,7 @@ fn date_classed(
         if is_elsewhere(doc, n, title_node) {
             continue;
         }
-        nearest = Some((distance, Candidate { date, source: DateSource::Text, weight: TEXT_BYLINE }));
+        nearest = Some((distance, Candidate::new(date, DateSource::Text, TEXT_BYLINE, &text)));
     }
     nearest.map(|(_, candidate)| Shown { candidate, modified: false })
 }
@@ -929,7 +942,7 @@ fn dated_lines_far(
         if is_elsewhere(doc, n, title_node) {
             continue;
         }
-        let candidate = Candidate { date, source: DateSource::Text, weight: TEXT_BYLINE };
+        let candidate = Candidate::new(date, DateSource::Text, TEXT_BYLINE, text);
         shown.push(Shown { candidate, modified: updated });
         need[usize::from(updated)] = false;
     }
@@ -1046,6 +1059,17 @@ pub fn parse_machine_date(text: &str, lang: Option<&str>) -> Option<DateTime<Fix
         return DateTime::from_timestamp(seconds, 0).map(|d| d.fixed_offset()).filter(plausible);
     }
     read_visible_date(text, lang)
+}
+
+static WRITTEN_ZONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)[0-9](?:\s*z)$|\b(?:utc|gmt)\b|[+-][0-9]{2}:?[0-9]{2}$|[+-][0-9]{2}:[0-9]{2}|^[0-9]{9,}$")
+        .expect("valid regex")
+});
+
+/// Whether a written date names its zone or is an instant (`Z`, `+07:00`, `+0700`, `GMT`, a
+/// Unix time), rather than a time on the site's clock.
+fn writes_zone(text: &str) -> bool {
+    WRITTEN_ZONE.is_match(text.trim())
 }
 
 /// `Z`, `+02:00`, `+0200`, `-05`, `UTC`, `GMT`.
