@@ -743,6 +743,27 @@ fn relative_dates_count_only_with_the_fetch_time() {
 }
 
 #[test]
+fn a_relative_date_with_its_timestamp_in_a_tooltip_dates_the_page() {
+    // "3 days ago" for people, the instant in `title` (ISO, or JavaScript's Date form), as
+    // forums and news sites write it; a tooltip naming a month dates nothing.
+    for title in ["2024-03-05T15:42:00-05:00", "Tue Mar 05 2024 15:42:00 GMT-0500 (Eastern Standard Time)"] {
+        let html = format!(
+            r#"<html><body><article><h1>Chiefs restructure the contract</h1><div class="meta"><span class="author">Mike
+            Danner</span> <span class="story-time" title="{title}">3 days ago</span></div>{}</article></body></html>"#,
+            prose("the contract", 3)
+        );
+        let doc = page("https://sports.example/nfl/news/chiefs-contract", &html);
+        assert_eq!(day(article::extract(&doc, &Hints::default()).published), ymd(2024, 3, 5), "{title}");
+    }
+    let html = format!(
+        r#"<html><body><article><h1>Chiefs restructure the contract</h1><a href="/archive/2024/03" title="March 2024">Archive</a>{}</article></body></html>"#,
+        prose("the contract", 3)
+    );
+    let doc = page("https://sports.example/nfl/news/chiefs-contract", &html);
+    assert_eq!(article::extract(&doc, &Hints::default()).published, None);
+}
+
+#[test]
 fn a_date_written_over_several_elements_is_read_whole() {
     // A calendar badge beside the headline: day, month and year each in an element of its own.
     let html = format!(

@@ -366,6 +366,21 @@ fn shown_dates(
 const PUBLISHED_CLASSES: &[&str] = &["published", "entry-date", "dt-published", "date-published", "pubdate"];
 const UPDATED_CLASSES: &[&str] = &["updated", "modified", "dt-updated", "date-modified", "lastmodified"];
 
+/// Most characters of the text an element shows beside a timestamp in its `title`: a
+/// relative date or a short date, not a paragraph that happens to have a tooltip.
+const TITLED_TEXT_MAX_CHARS: usize = 40;
+
+static TIMESTAMP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}:[0-9]{2}").expect("valid regex"));
+
+/// The timestamp in an element's `title` (`2024-03-05T15:42:00-05:00`, `Tue Mar 05 2024
+/// 15:42:00 GMT-0500`) when the element shows a short text: a full date or a time of day, so
+/// that a title naming a month ("March 2024") does not count.
+fn titled_timestamp(doc: &Document, n: NodeId) -> Option<&str> {
+    let title = doc.attr(n, "title")?;
+    (TIMESTAMP.is_match(title) && doc.text(n).trim().chars().count() <= TITLED_TEXT_MAX_CHARS).then_some(title)
+}
+
 /// `<time>` elements and elements marked as dates: those marked as the publication (or the
 /// update), and the unmarked `<time>` nearest the headline (without a headline, the first).
 ///
@@ -392,7 +407,10 @@ fn time_elements(
         let marked_published =
             doc.attr(n, "pubdate").is_some() || has_class(PUBLISHED_CLASSES) || has_itemprop("datepublished");
         let marked_updated = has_class(UPDATED_CLASSES) || has_itemprop("datemodified");
-        if tag != "time" && !marked_published && !marked_updated {
+        // A relative date shown to people ("3 days ago") with its timestamp in a tooltip, as
+        // forums, code hosts and news sites write it, is a `<time>` in all but name.
+        let titled = tag != "time" && titled_timestamp(doc, n).is_some();
+        if tag != "time" && !titled && !marked_published && !marked_updated {
             continue;
         }
         // An unmarked `<time>` may say what it dates by the label before it.
@@ -409,7 +427,7 @@ fn time_elements(
         let value = doc
             .attr(n, "datetime")
             .or_else(|| doc.attr(n, "content"))
-            .or_else(|| doc.attr(n, "title").filter(|_| tag == "abbr"))
+            .or_else(|| doc.attr(n, "title").filter(|_| tag == "abbr" || titled))
             .map(str::to_string)
             .unwrap_or_else(|| doc.text(n));
         let Some(date) = parse_machine_date(&value, lang).or_else(|| read_visible_date(&value, lang)) else {
