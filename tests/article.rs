@@ -181,6 +181,30 @@ fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_b
 }
 
 #[test]
+fn replies_marked_as_comments_by_microdata_are_no_text() {
+    // A forum topic as its crawler view serves it: the first post, then replies of the same
+    // classes that only schema.org microdata tells apart as comments.
+    let reply = |n: usize, said: &str| {
+        format!(
+            r#"<div id="post_{n}" itemprop="comment" itemscope itemtype="http://schema.org/Comment" class="topic-body crawler-post">
+            <div class="crawler-post-meta"><span itemprop="author"><a href="/u/someone{n}">someone{n}</a></span></div>
+            <div class="post" itemprop="text"><p>{said}</p></div></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><div id="main-outlet" role="main"><h1>Dongle drops after a kernel update</h1>
+        <div itemscope itemtype="http://schema.org/DiscussionForumPosting"><div id="post_1" class="topic-body crawler-post">
+        <div class="post" itemprop="text">{}</div></div>{}{}</div></div></body></html>"#,
+        prose("the dongle", 2),
+        reply(2, "The chip uses a serial driver with a known regression in early releases. Which version are you on?"),
+        reply(3, "Confirmed, the next release fixes it. No drops for two days now, marking this as solved."),
+    );
+    let doc = page("https://forum.example/t/dongle-drops/153221", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the dongle") && text.contains("Paragraph 2 about the dongle"), "{text}");
+    assert!(!text.contains("regression") && !text.contains("Confirmed"), "{text}");
+}
+#[test]
 fn content_html_has_absolute_links_repaired_lazy_images_and_no_scripts() {
     let html = format!(
         r#"<html><head><base href="/blog/"></head><body><article><h1>Lazy pictures</h1>{}

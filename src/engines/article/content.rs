@@ -209,6 +209,16 @@ fn is_boilerplate_element_but(doc: &Document, n: NodeId, own: &[String]) -> bool
     }
 }
 
+/// A reader's comment by its schema.org microdata (`itemprop="comment"`, `itemtype=…/Comment`),
+/// as forums and blog engines mark each reply whatever their classes say. Answers are not
+/// comments: a Q&A page's accepted answer is its text.
+fn is_marked_comment(doc: &Document, n: NodeId) -> bool {
+    let itemtype = doc.attr(n, "itemtype").unwrap_or_default();
+    let itemprop = doc.attr(n, "itemprop").unwrap_or_default();
+    itemtype.split_whitespace().any(|t| matches!(t.rsplit('/').next(), Some("Comment" | "UserComments")))
+        || itemprop.split_whitespace().any(|p| p.eq_ignore_ascii_case("comment"))
+}
+
 /// Class words that name a metadata line (its date): on a whole paragraph, they name its first
 /// words. Not `byline`: a long "byline" paragraph is the author's biography after the text.
 const METADATA_LINE_WORDS: &[&str] = &["dateline", "timestamp", "date", "meta"];
@@ -569,6 +579,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                 && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
             || is_labelled_line(doc, id, &stats)
             || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
+            || (!holds_title && !holds_text && is_marked_comment(doc, id))
             || is_lazy_placeholder(doc, id)
             || is_tag_link(doc, id)
             || is_heading_control(doc, id, &stats)
