@@ -181,6 +181,41 @@ fn content_leaves_out_comments_share_bars_related_posts_newsletters_and_author_b
 }
 
 #[test]
+fn answers_of_a_q_and_a_page_are_posts_not_modules_of_one_text() {
+    // Answers share their classes like a page builder's modules of one text, but each is a
+    // post of its own (a schema.org item with its author and time): only the best is text.
+    let answer = |n: usize, accepted: bool, said: &str| {
+        let class = if accepted { "answer js-answer accepted-answer" } else { "answer js-answer" };
+        let prop = if accepted { "acceptedAnswer" } else { "suggestedAnswer" };
+        format!(
+            r#"<div id="answer-{n}" class="{class}" itemprop="{prop}" itemscope itemtype="https://schema.org/Answer">
+            <div class="post-layout"><div class="votecell">{n}</div><div class="answercell"><div class="s-prose js-post-body" itemprop="text">{said}</div>
+            <div class="user-info">answered <time datetime="2024-03-0{n}T09:02:00Z">Mar {n}</time> <a href="/users/{n}">user{n}</a></div></div></div></div>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><div id="mainbar" role="main"><h1>Why does the sync not remove files?</h1>
+        <div class="question"><div class="s-prose js-post-body"><p>I run a nightly backup and removed files stay on the destination. Why?</p></div></div>
+        <div id="answers">{}{}{}</div></div></body></html>"#,
+        answer(5, true, &prose("the sync", 4)),
+        answer(
+            6,
+            false,
+            "<p>Also note that deleting is silently disabled for the whole run when the sender hits an I/O error: check the log for it before anything else, since it happens often on failing disks.</p>"
+        ),
+        answer(
+            7,
+            false,
+            "<p>Another way is a second run with the list of files of the source, which removes what is not on it: slower, but it says what it removes and never touches anything else.</p>"
+        ),
+    );
+    let doc = page("https://unix.example/questions/771204/why-does-the-sync-not-remove-files", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 4 about the sync"), "{text}");
+    assert!(!text.contains("silently disabled") && !text.contains("second run"), "{text}");
+}
+
+#[test]
 fn replies_marked_as_comments_by_microdata_are_no_text() {
     // A forum topic as its crawler view serves it: the first post, then replies of the same
     // classes that only schema.org microdata tells apart as comments.

@@ -724,7 +724,7 @@ fn same_kind_modules(doc: &Document, main_text: NodeId, title_node: Option<NodeI
                 // A teaser's heading links to its story.
                 let linked_heading =
                     doc.descendants(c).any(|d| is_heading(doc, d) && doc.descendants(d).any(|a| doc.is_tag(a, "a")));
-                (prose_block || is_heading_module(doc, c, stats)) && !linked_heading
+                (prose_block || is_heading_module(doc, c, stats)) && !linked_heading && !is_post_of_its_own(doc, c)
             })
             .collect();
         if !others.is_empty() {
@@ -733,6 +733,18 @@ fn same_kind_modules(doc: &Document, main_text: NodeId, title_node: Option<NodeI
         }
     }
     Modules::default()
+}
+
+/// A block that is a post of its own: a schema.org item (a Q&A page's answers, a forum's
+/// replies), or a block with its own author or `<time>`. A page builder's modules are parts of
+/// one text and carry neither.
+fn is_post_of_its_own(doc: &Document, block: NodeId) -> bool {
+    std::iter::once(block).chain(doc.descendants(block)).any(|d| {
+        doc.attr(d, "itemscope").is_some()
+            || doc.is_tag(d, "time")
+            || doc.attr(d, "rel").is_some_and(|r| r.split_whitespace().any(|w| w.eq_ignore_ascii_case("author")))
+            || doc.attr(d, "itemprop").is_some_and(|p| p.split_whitespace().any(|w| w.eq_ignore_ascii_case("author")))
+    })
 }
 
 /// The modules of a page builder's text: the main text block's (or its wrapper's) and its
