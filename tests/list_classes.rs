@@ -134,6 +134,25 @@ fn published_beats_updated_in_one_record() {
     assert_eq!(items(&page), expected(&POSTS));
 }
 
+/// Themes built on `_s` (GeneratePress and its kin) write the update first, marked as such,
+/// then the publication, both in a "posted on" wrapper: the update's own mark says what it is.
+#[test]
+fn an_update_marked_on_its_own_element_inside_a_posted_on_wrapper_is_no_publication() {
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, day)| {
+            format!(
+                r#"<article class="post hentry"><header class="entry-header"><h2 class="entry-title"><a href="{path}">{title}</a></h2>
+                <div class="entry-meta"><span class="posted-on"><time class="updated" datetime="2024-05-30T09:12:44+01:00"
+                itemprop="dateModified">2024-05-30</time><time class="entry-date published" datetime="{day}T08:00:00+01:00"
+                itemprop="datePublished">{day}</time></span> <span class="byline">by <a href="/author/sam/">Sam</a></span></div></header>
+                <div class="entry-summary"><p>A summary of {title}, long enough to be an excerpt.</p></div></article>"#
+            )
+        })
+        .collect();
+    let page = format!("<html><body>{HEADER}<main>{posts}</main>{FOOTER}</body></html>");
+    assert_eq!(items(&page), expected(&POSTS));
+}
 /// Labels written after their date (Chinese and Japanese themes: `<time>…</time>发表` then
 /// `<time>…</time>更新`): the label between the two dates belongs to the date it follows, so
 /// the first date is the publication, not the second.

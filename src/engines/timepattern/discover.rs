@@ -257,8 +257,8 @@ const MAX_LABEL_CHARS: usize = 30;
 /// What the page says a date is: by microdata (`datePublished`, `dateModified`), `<time
 /// pubdate>`, the class or id words of its element and the two above it (`entry-date
 /// published`, `updated`), or a label in its text or the text just before it ("Posted on",
-/// "Updated:"). Publication wins where both are said (WordPress writes `class="entry-date
-/// published updated"` on one date).
+/// "Updated:"). The nearest element that marks it decides; publication wins where one says
+/// both (WordPress writes `class="entry-date published updated"` on one date).
 fn date_role(doc: &Document, node: &TimeNode, date_elements: &[NodeId]) -> DateRole {
     let element = date_element(doc, node);
     let mut says_modified = false;
@@ -278,6 +278,11 @@ fn date_role(doc: &Document, node: &TimeNode, date_elements: &[NodeId]) -> DateR
             return DateRole::Published;
         }
         says_modified |= ["updated", "modified", "lastmod"].iter().any(|l| words.contains(l));
+        // The nearest mark wins: a `<time class="updated">` beside the published one in a
+        // "posted on" wrapper (GeneratePress, and themes built on `_s`) is the update.
+        if says_modified {
+            return DateRole::Modified;
+        }
     }
     // The text of the date's own line, a short text just before its element ("Updated on:"),
     // and a short text just after it: Chinese and Japanese themes write the label after the
