@@ -134,6 +134,30 @@ fn published_beats_updated_in_one_record() {
     assert_eq!(items(&page), expected(&POSTS));
 }
 
+/// A block theme's query loop without post meta shows no dates, but its permalinks hold them
+/// (`/2024/05/20/slug/`): each post is dated by its address; a day after now is an event's.
+#[test]
+fn posts_that_show_no_date_are_dated_by_their_address() {
+    let mut posts: Vec<(String, String, String)> = POSTS
+        .iter()
+        .map(|(title, path, day)| (title.to_string(), format!("/{}{}", day.replace('-', "/"), path), day.to_string()))
+        .collect();
+    posts.push(("Summer meetup in the park".into(), "/2024/07/20/summer-meetup/".into(), String::new()));
+    let cards: String = posts
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<li class="wp-block-post"><h2 class="wp-block-post-title"><a href="{path}">{title}</a></h2>
+                <div class="wp-block-post-excerpt"><p>A summary of {title}, long enough to be an excerpt.</p></div></li>"#
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><ul class="wp-block-post-template">{cards}</ul></main>{FOOTER}</body></html>"#
+    );
+    assert_eq!(items(&page), posts);
+}
+
 /// Themes built on `_s` (GeneratePress and its kin) write the update first, marked as such,
 /// then the publication, both in a "posted on" wrapper: the update's own mark says what it is.
 #[test]

@@ -58,6 +58,9 @@ pub struct Analysis {
     pub ranked: Vec<Ranked>,
     pub choice: Choice,
     pub extraction: Extraction,
+    /// Most items show no date of their own on the page (before any is dated by its address):
+    /// a related-links box of dated addresses is no dated list.
+    pub undated: bool,
 }
 
 /// A main text of its own shorter than this (weighted characters: about 50 English words, or
@@ -256,21 +259,31 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
             confidence: 0.0,
         },
     };
-    years_from_links(&mut extraction.page);
-    Analysis { time, repeated, structured, ranked, choice, extraction }
+    let undated = is_undated(&extraction.page);
+    dates_from_links(&mut extraction.page, context.now);
+    Analysis { time, repeated, structured, ranked, choice, extraction, undated }
 }
 
-/// A date shown without its year ("3月4日", "Mar 4") is given the latest such day before now;
-/// an item whose address holds its whole date (`/2024/03/04/`, `/20240304`) on that month and
-/// day was written in that address's year, as the address was written when the post was.
-fn years_from_links(page: &mut Page) {
+/// Dates from the items' addresses. A date shown without its year ("3月4日", "Mar 4") is given
+/// the latest such day before now; an item whose address holds its whole date (`/2024/03/04/`,
+/// `/20240304`) on that month and day was written in that address's year, as the address was
+/// written when the post was. An item that shows no date at all (a block theme's query loop
+/// without post meta) is dated by its address the same way; not by a day after now, which is
+/// an event's.
+fn dates_from_links(page: &mut Page, now: DateTime<FixedOffset>) {
     use chrono::Datelike;
     for item in page.subjects.iter_mut().flat_map(|s| s.items.iter_mut()) {
-        let (Some(date), Some(link)) = (item.date, item.link.as_ref()) else { continue };
+        let Some(link) = item.link.as_ref() else { continue };
         let Some(in_link) = crate::engines::article::date::url_date(link) else { continue };
-        let same_day = (in_link.month(), in_link.day()) == (date.month(), date.day());
-        if same_day && in_link.year() != date.year() {
-            item.date = date.with_year(in_link.year()).or(item.date);
+        match item.date {
+            Some(date) => {
+                let same_day = (in_link.month(), in_link.day()) == (date.month(), date.day());
+                if same_day && in_link.year() != date.year() {
+                    item.date = date.with_year(in_link.year()).or(item.date);
+                }
+            }
+            None if in_link <= now => item.date = Some(in_link),
+            None => {}
         }
     }
 }
@@ -503,13 +516,13 @@ impl Analysis {
         }
         // A page titled with the site's name alone is its home or a section: its dated list is
         // what it offers, and its text (an intro box, an "about me") is no article.
-        if article.title_is_site_name && !is_undated(page) {
+        if article.title_is_site_name && !self.undated {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
         let records = item_records(doc, &self.repeated.links, page, article.title_node);
-        let undated = is_undated(page);
+        let undated = self.undated;
         // A row of labels is a menu, not a list of items, however little text the page has.
         if undated && are_labels(page) {
             return true;
