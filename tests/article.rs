@@ -216,6 +216,28 @@ fn answers_of_a_q_and_a_page_are_posts_not_modules_of_one_text() {
 }
 
 #[test]
+fn captions_and_comment_sections_named_in_other_languages_are_no_text() {
+    // A regional paper's column: the photo's caption beside the body (`legende`, `legenda`,
+    // `didascalia`…) and the readers' section after it (`reactions`, `comentarios`…).
+    for (caption, comments) in [("legende", "reactions"), ("legenda", "comentarios"), ("didascalia", "kommentare")] {
+        let html = format!(
+            r#"<html><body><div id="colonne"><h1>Le tramway prend six mois de retard</h1>
+            <div class="article-visuel"><img src="/p.jpg"><p class="{caption}">Le chantier du tramway, près du Palais de justice, le 4 mars.</p></div>
+            <div class="texte">{}</div>
+            <div id="{comments}"><h3>Réactions (2)</h3><div class="item"><p class="auteur">Ramier31</p>
+            <p>Six mois, on en reparlera en décembre. Avec ce chantier, on sait quand ça commence mais jamais quand ça finit.</p></div></div>
+            </div></body></html>"#,
+            prose("the tramway", 4)
+        );
+        let doc = page("https://journal.example/toulouse/tramway-retard", &html);
+        let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+        assert!(text.contains("Paragraph 4 about the tramway"), "{caption}: {text}");
+        assert!(!text.contains("Palais de justice"), "{caption}: {text}");
+        assert!(!text.contains("Six mois"), "{comments}: {text}");
+    }
+}
+
+#[test]
 fn replies_marked_as_comments_by_microdata_are_no_text() {
     // A forum topic as its crawler view serves it: the first post, then replies of the same
     // classes that only schema.org microdata tells apart as comments.
@@ -235,6 +257,26 @@ fn replies_marked_as_comments_by_microdata_are_no_text() {
         reply(3, "Confirmed, the next release fixes it. No drops for two days now, marking this as solved."),
     );
     let doc = page("https://forum.example/t/dongle-drops/153221", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 1 about the dongle") && text.contains("Paragraph 2 about the dongle"), "{text}");
+    assert!(!text.contains("regression") && !text.contains("Confirmed"), "{text}");
+
+    // XenForo marks every post a `Comment`, the topic's first one too: that one is the text.
+    let post = |n: usize, said: &str| {
+        format!(
+            r#"<article class="message message--post js-post" id="js-post-{n}" itemscope itemtype="https://schema.org/Comment">
+            <div class="message-cell message-cell--user"><a href="/members/someone.{n}/">someone{n}</a></div>
+            <div class="message-cell message-cell--main"><div itemprop="text"><div class="bbWrapper">{said}</div></div></div></article>"#
+        )
+    };
+    let html = format!(
+        r#"<html><body><div class="p-body-main"><h1 class="p-title-value">Dongle drops after a kernel update</h1>
+        <div class="block-body js-replyNewMessageContainer">{}{}{}</div></div></body></html>"#,
+        post(1, &prose("the dongle", 2)),
+        post(2, "The chip uses a serial driver with a known regression in early releases. Which version are you on?"),
+        post(3, "Confirmed, the next release fixes it. No drops for two days now, marking this as solved."),
+    );
+    let doc = page("https://forum.example/threads/dongle-drops.153221/", &html);
     let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
     assert!(text.contains("Paragraph 1 about the dongle") && text.contains("Paragraph 2 about the dongle"), "{text}");
     assert!(!text.contains("regression") && !text.contains("Confirmed"), "{text}");

@@ -5,7 +5,7 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{attribute_words, class_words, is_comment_heading, is_comment_zone, title_key};
+use super::metadata::{attribute_words, class_words, is_comment_heading, is_comment_zone, names_comments, title_key};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::engines::record::is_heading;
 use crate::sanitize::sanitize_html;
@@ -175,6 +175,7 @@ fn is_boilerplate_class_but(words: &[String], own: &[String]) -> bool {
     }
     words.iter().filter(|w| !own.contains(w)).any(|w| {
         BOILERPLATE_WORDS.contains(&w.as_str())
+            || names_comments(w)
             || (BOILERPLATE_STEMS.iter().any(|stem| w.contains(stem)) && !NOT_BOILERPLATE.contains(&w.as_str()))
     }) || words.windows(2).any(|p| BOILERPLATE_PAIRS.iter().any(|(a, b)| p[0] == *a && p[1] == *b))
 }
@@ -209,14 +210,21 @@ fn is_boilerplate_element_but(doc: &Document, n: NodeId, own: &[String]) -> bool
     }
 }
 
-/// A reader's comment by its schema.org microdata (`itemprop="comment"`, `itemtype=…/Comment`),
-/// as forums and blog engines mark each reply whatever their classes say. Answers are not
-/// comments: a Q&A page's accepted answer is its text.
+/// A reader's comment by its schema.org microdata, as forums and blog engines mark each reply
+/// whatever their classes say: an item the page names its `comment`, or one of a run of
+/// sibling `Comment` items after the first (XenForo marks the topic's first post a `Comment`
+/// too). Answers are not comments: a Q&A page's accepted answer is its text.
 fn is_marked_comment(doc: &Document, n: NodeId) -> bool {
-    let itemtype = doc.attr(n, "itemtype").unwrap_or_default();
-    let itemprop = doc.attr(n, "itemprop").unwrap_or_default();
-    itemtype.split_whitespace().any(|t| matches!(t.rsplit('/').next(), Some("Comment" | "UserComments")))
-        || itemprop.split_whitespace().any(|p| p.eq_ignore_ascii_case("comment"))
+    let is_comment_item = |e: NodeId| {
+        doc.attr(e, "itemtype").is_some_and(|t| {
+            t.split_whitespace().any(|t| matches!(t.rsplit('/').next(), Some("Comment" | "UserComments")))
+        })
+    };
+    let named_comment =
+        doc.attr(n, "itemprop").is_some_and(|p| p.split_whitespace().any(|p| p.eq_ignore_ascii_case("comment")));
+    let after_another =
+        || doc.parent(n).is_some_and(|p| doc.children(p).iter().take_while(|&&c| c != n).any(|&c| is_comment_item(c)));
+    named_comment || (is_comment_item(n) && after_another())
 }
 
 /// Class words that name a metadata line (its date): on a whole paragraph, they name its first
@@ -1661,8 +1669,14 @@ fn is_media_figure(doc: &Document, n: NodeId) -> bool {
         && !doc.descendants(n).any(|d| matches!(doc.tag(d), Some("pre" | "code" | "table" | "blockquote")))
 }
 
-/// Class words of captions and photo credits: shown in the HTML, not prose.
-const CAPTION_WORDS: &[&str] = &["caption", "captions", "credit", "credits"];
+/// Class words of captions and photo credits: shown in the HTML, not prose. Also the word for
+/// a caption in French and German (`legende`), Portuguese (`legenda`), Spanish (`leyenda`),
+/// German (`bildunterschrift`, `bildtext`), Italian (`didascalia`) and Polish (`podpis`).
+#[rustfmt::skip]
+const CAPTION_WORDS: &[&str] = &[
+    "caption", "captions", "credit", "credits", "legende", "legenda", "leyenda", "bildunterschrift", "bildtext",
+    "didascalia", "podpis",
+];
 /// Class words of galleries, which hold their pictures: a `gallery-intro` without one is the
 /// text that introduces the pictures, the article of a photo story.
 const GALLERY_WORDS: &[&str] = &["gallery", "slideshow", "carousel", "lightbox"];

@@ -502,13 +502,23 @@ pub fn attribute_words(doc: &Document, node: NodeId, attrs: &[&str]) -> Vec<Stri
 }
 
 /// Words that mark a page's comment section.
-const COMMENT_WORDS: &[&str] = &["disqus", "respond", "replies", "reply"];
+const COMMENT_WORDS: &[&str] = &["disqus", "respond", "replies", "reply", "reactions", "reacties"];
+/// How the word for comments begins in other languages: Spanish and Portuguese `comentarios`,
+/// German and Scandinavian `kommentare`, `kommentarer`, Polish, Czech and Croatian `komentarze`,
+/// `komentáře`, `komentari` (the French and Italian words hold "comment").
+const COMMENT_STEMS: &[&str] = &["coment", "komment", "koment"];
 
 /// Whether a class or id word names comments: one of [`COMMENT_WORDS`], or a word holding
-/// "comment", since many templates join it to another word (`commentbody`, `commentlist`,
-/// `postcomments`, `fbcomments`); an opinion column's `commentary` is the article.
-fn names_comments(word: &str) -> bool {
-    COMMENT_WORDS.contains(&word) || (word.contains("comment") && !word.starts_with("commentar"))
+/// "comment" (or beginning with another language's word for it), since many templates join it
+/// to another word (`commentbody`, `commentlist`, `postcomments`, `fbcomments`); an opinion
+/// column's `commentary` (`comentarista`, `kommentator`: the columnist) is the article.
+pub fn names_comments(word: &str) -> bool {
+    let commentary = (word.starts_with("commentar") && !word.starts_with("commentaire"))
+        || ["comentarist", "kommentator", "komentator"].iter().any(|c| word.starts_with(c));
+    !commentary
+        && (COMMENT_WORDS.contains(&word)
+            || word.contains("comment")
+            || COMMENT_STEMS.iter().any(|stem| word.starts_with(stem)))
 }
 
 /// A heading that opens a comment section by its class or id (`<h2 id="comments">`,
