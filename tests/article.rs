@@ -844,6 +844,23 @@ fn relative_dates_count_only_with_the_fetch_time() {
 }
 
 #[test]
+fn a_photo_caption_s_date_is_the_photo_s_not_the_page_s() {
+    // The caption says when the photo was taken; the page's "Créé le" line when it was written.
+    for caption in [r#"<p class="caption">"#, "<figcaption>"] {
+        let close = if caption.starts_with("<p") { "</p>" } else { "</figcaption>" };
+        let html = format!(
+            r#"<html lang="fr"><body><div class="article-header"><h1>Le tramway prend six mois de retard</h1>
+            <p class="article-date">Créé le 05.03.13 à 08h15 -- Mis à jour le 06.03.13 à 10h02</p></div>
+            <div class="article-visuel"><img src="/p.jpg">{caption}Le chantier, près du Palais de justice, le 4 mars 2013.{close}</div>
+            <div class="article-corps">{}</div></body></html>"#,
+            prose("the tramway", 3)
+        );
+        let doc = page("http://journal.example/toulouse/1112445-le-tramway-prend-du-retard", &html);
+        assert_eq!(day(article::extract(&doc, &Hints::default()).published), ymd(2013, 3, 5), "{caption}");
+    }
+}
+
+#[test]
 fn a_relative_date_with_its_timestamp_in_a_tooltip_dates_the_page() {
     // "3 days ago" for people, the instant in `title` (ISO, or JavaScript's Date form), as
     // forums and news sites write it; a tooltip naming a month dates nothing.

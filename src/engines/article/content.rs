@@ -1673,7 +1673,7 @@ fn is_media_figure(doc: &Document, n: NodeId) -> bool {
 /// a caption in French and German (`legende`), Portuguese (`legenda`), Spanish (`leyenda`),
 /// German (`bildunterschrift`, `bildtext`), Italian (`didascalia`) and Polish (`podpis`).
 #[rustfmt::skip]
-const CAPTION_WORDS: &[&str] = &[
+pub(super) const CAPTION_WORDS: &[&str] = &[
     "caption", "captions", "credit", "credits", "legende", "legenda", "leyenda", "bildunterschrift", "bildtext",
     "didascalia", "podpis",
 ];

@@ -16,6 +16,7 @@ use regex::Regex;
 use serde::Serialize;
 use url::Url;
 
+use super::content::CAPTION_WORDS;
 use super::metadata::{Metadata, class_words, is_comment_zone, names_may_hold};
 use crate::dom::{Document, NodeId, is_block};
 use crate::engines::timepattern::{self, DateContext, Precision};
@@ -465,8 +466,8 @@ const ELSEWHERE_STEMS: &[&str] =
     &["related", "recommend", "popular", "trending", "sidebar", "widget", "comment", "disqus", "respond", "replies"];
 
 /// Whether a node dates something else than the page: it sits in a comment section, a list of
-/// related posts, a sidebar, the page's navigation or footer, or a list item beside a link to
-/// another page. The parts that hold the headline are the article's, whatever they are called.
+/// related posts, a sidebar, the page's navigation or footer, a picture's caption (the day the
+/// photo was taken), or a list item beside a link to another page. The parts that hold the headline are the article's, whatever they are called.
 fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> bool {
     if is_comment_zone(doc, node) {
         return true;
@@ -479,6 +480,8 @@ fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> boo
             matches!(doc.tag(a), Some("nav" | "aside" | "menu"))
                 || (doc.is_tag(a, "footer") && !is_post_footer(doc, a, title_node))
                 || is_named_elsewhere(doc, a)
+                || doc.is_tag(a, "figcaption")
+                || class_words(doc, a).iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
                 || (doc.is_tag(a, "li") && links_elsewhere(doc, a, node))
                 || names_other_page(doc, a, node)
         })
@@ -755,6 +758,8 @@ const PUBLISHED_LABEL_MAX_CHARS: usize = 24;
 #[rustfmt::skip]
 const PUBLISHED_WORDS: &[&str] = &[
     "posted", "published", "publié", "posté", "publicado", "publicada", "pubblicato", "veröffentlicht",
+    // A CMS's "created on" line is the publication too.
+    "créé le", "creado el", "criado em", "erstellt am",
     "gepubliceerd", "geplaatst", "opublikowano", "опубликовано", "yayınlandı", "yayımlandı",
     "发表于", "發表於", "发布于", "發佈於", "發布於", "发表时间", "发布时间", "发表日期", "发布日期",
     "投稿日", "公開日", "작성일", "게시일", "등록일", "발행일",
