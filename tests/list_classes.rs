@@ -353,7 +353,11 @@ fn a_featured_post_in_an_aside_of_its_own_is_an_item() {
         <aside id="featured" class="body">{}</aside>
         <section id="content" class="body"><h1>Other articles</h1><ol id="posts-list" class="hfeed">{others}</ol></section>
         {FOOTER}</body></html>"#,
-        article(&POSTS[0], "h1")
+        // The featured post is shown whole: its text links elsewhere too.
+        article(&POSTS[0], "h1").replace(
+            "</div>",
+            r#"<p>The rest of it, with <a href="https://www.debian.org/releases/">the project's release notes</a>.</p></div>"#
+        )
     );
     assert_eq!(titles_and_paths(&page), posts_titles_and_paths());
 }

@@ -751,13 +751,16 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
         doc.ancestors(common).take(LEAD_LEVELS).take_while(|&a| !doc.is_tag(a, "html")).last().unwrap_or(common);
     let mut urls: HashSet<&Url> = candidate.headline_urls(links).collect();
     // A featured post set in an `<aside>` of its own (Pelican's default theme) is a lead, not a
-    // sidebar: the aside holds that post's `<article>` and no other headline, where a sidebar
-    // holds widgets of many links.
+    // sidebar: the aside holds that post's `<article>` and no headline outside it, where a
+    // sidebar holds widgets of many links. The post's own links (its author, links in its
+    // text) are inside its article.
     let featured_aside = |aside: NodeId, link: &Link| {
-        doc.is_tag(aside, "aside")
-            && doc.descendants(aside).any(|d| doc.is_tag(d, "article") && doc.contains(d, link.node))
-            && link_range(links, aside, doc.node(aside).end)
-                .all(|i| !links[i].is_headline() || links[i].url == link.url)
+        let post = doc.descendants(aside).find(|&d| doc.is_tag(d, "article") && doc.contains(d, link.node));
+        post.is_some_and(|post| {
+            doc.is_tag(aside, "aside")
+                && link_range(links, aside, doc.node(aside).end)
+                    .all(|i| !links[i].is_headline() || links[i].url == link.url || doc.contains(post, links[i].node))
+        })
     };
     let outside = |link: &Link| {
         doc.ancestors(link.node).take_while(|&a| a != region).any(|a| {
