@@ -234,12 +234,13 @@ fn resolve_fields(fields: &Fields, context: &DateContext) -> Option<(DateTime<Fi
             };
             Some((date, time_precision, true))
         }
-        // Month and day without a year: the latest such date not after now.
+        // Month and day without a year: the latest such date not after now (February 29 of
+        // the last leap year, up to four years back).
         (None, Some(month), Some(day)) => {
-            let date = match NaiveDate::from_ymd_opt(today.year(), month, day).and_then(&at) {
-                Some(d) if d <= now + Duration::days(2) => d,
-                _ => at(NaiveDate::from_ymd_opt(today.year() - 1, month, day)?)?,
-            };
+            let date = (0..=4).find_map(|back| {
+                let date = at(NaiveDate::from_ymd_opt(today.year() - back, month, day)?)?;
+                (date <= now + Duration::days(2)).then_some(date)
+            })?;
             Some((date, time_precision, true))
         }
         (Some(year), Some(month), day) => {
@@ -295,6 +296,10 @@ mod tests {
         // A time later than now was yesterday's.
         assert_eq!(day("16:13", &ctx), "2024-05-14");
         assert_eq!(day("11:13", &ctx), "2024-05-15");
+        // February 29 is the last leap year's (an archive's year heading then says which).
+        let in_2026 = DateContext::new(DateTime::parse_from_rfc3339("2026-11-27T12:00:00+00:00").unwrap());
+        assert_eq!(day("Feb 29", &in_2026), "2024-02-29");
+        assert_eq!(day("Mar 4", &in_2026), "2026-03-04");
     }
 
     #[test]
