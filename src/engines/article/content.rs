@@ -5,7 +5,9 @@
 
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
 
-use super::metadata::{attribute_words, class_words, is_comment_heading, is_comment_zone, names_comments, title_key};
+use super::metadata::{
+    attribute_words, class_words, is_comment_heading, is_comment_item, is_comment_zone, names_comments, title_key,
+};
 use crate::dom::{self, Document, NodeData, NodeId, is_block};
 use crate::engines::record::is_heading;
 use crate::sanitize::sanitize_html;
@@ -215,16 +217,12 @@ fn is_boilerplate_element_but(doc: &Document, n: NodeId, own: &[String]) -> bool
 /// sibling `Comment` items after the first (XenForo marks the topic's first post a `Comment`
 /// too). Answers are not comments: a Q&A page's accepted answer is its text.
 fn is_marked_comment(doc: &Document, n: NodeId) -> bool {
-    let is_comment_item = |e: NodeId| {
-        doc.attr(e, "itemtype").is_some_and(|t| {
-            t.split_whitespace().any(|t| matches!(t.rsplit('/').next(), Some("Comment" | "UserComments")))
-        })
-    };
     let named_comment =
         doc.attr(n, "itemprop").is_some_and(|p| p.split_whitespace().any(|p| p.eq_ignore_ascii_case("comment")));
-    let after_another =
-        || doc.parent(n).is_some_and(|p| doc.children(p).iter().take_while(|&&c| c != n).any(|&c| is_comment_item(c)));
-    named_comment || (is_comment_item(n) && after_another())
+    let after_another = || {
+        doc.parent(n).is_some_and(|p| doc.children(p).iter().take_while(|&&c| c != n).any(|&c| is_comment_item(doc, c)))
+    };
+    named_comment || (is_comment_item(doc, n) && after_another())
 }
 
 /// Class words that name a metadata line (its date): on a whole paragraph, they name its first

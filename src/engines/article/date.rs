@@ -467,7 +467,8 @@ const ELSEWHERE_STEMS: &[&str] =
 
 /// Whether a node dates something else than the page: it sits in a comment section, a list of
 /// related posts, a sidebar, the page's navigation or footer, a picture's caption (the day the
-/// photo was taken), or a list item beside a link to another page. The parts that hold the headline are the article's, whatever they are called.
+/// photo was taken), or a list item beside a link to another page. The parts that hold the
+/// headline are the article's, whatever they are called.
 fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> bool {
     if is_comment_zone(doc, node) {
         return true;
@@ -481,7 +482,6 @@ fn is_elsewhere(doc: &Document, node: NodeId, title_node: Option<NodeId>) -> boo
                 || (doc.is_tag(a, "footer") && !is_post_footer(doc, a, title_node))
                 || is_named_elsewhere(doc, a)
                 || doc.is_tag(a, "figcaption")
-                || class_words(doc, a).iter().any(|w| CAPTION_WORDS.contains(&w.as_str()))
                 || (doc.is_tag(a, "li") && links_elsewhere(doc, a, node))
                 || names_other_page(doc, a, node)
         })
@@ -528,9 +528,12 @@ fn in_headline_article_aside(doc: &Document, node: NodeId, title_node: Option<No
             .any(|a| is_named_elsewhere(doc, a))
 }
 
-/// Whether an element's class words name a part that dates something else ([`ELSEWHERE_STEMS`]).
+/// Whether an element's class words name a part that dates something else ([`ELSEWHERE_STEMS`],
+/// or a caption's [`CAPTION_WORDS`]).
 fn is_named_elsewhere(doc: &Document, element: NodeId) -> bool {
-    class_words(doc, element).iter().any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)))
+    class_words(doc, element)
+        .iter()
+        .any(|w| ELSEWHERE_STEMS.iter().any(|s| w.contains(s)) || CAPTION_WORDS.contains(&w.as_str()))
 }
 
 /// A post's own `<footer>` (its byline and date below the headline), not the page's: inside an

@@ -540,10 +540,16 @@ const COMMENT_NAME_WORDS: usize = 3;
 
 /// Whether a node is inside a comment section (by class/id, or comment microdata).
 pub fn is_comment_zone(doc: &Document, node: NodeId) -> bool {
-    std::iter::once(node).chain(doc.ancestors(node)).filter(|&n| doc.is_element(n)).any(|n| {
-        doc.attr(n, "itemtype").is_some_and(|t| t.contains("Comment"))
-            || class_words(doc, n).iter().any(|w| names_comments(w))
-    })
+    std::iter::once(node)
+        .chain(doc.ancestors(node))
+        .filter(|&n| doc.is_element(n))
+        .any(|n| is_comment_item(doc, n) || class_words(doc, n).iter().any(|w| names_comments(w)))
+}
+
+/// Whether an element is a schema.org comment (`itemtype="https://schema.org/Comment"`).
+pub fn is_comment_item(doc: &Document, n: NodeId) -> bool {
+    doc.attr(n, "itemtype")
+        .is_some_and(|t| t.split_whitespace().any(|t| matches!(t.rsplit('/').next(), Some("Comment" | "UserComments"))))
 }
 
 #[cfg(test)]
