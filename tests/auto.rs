@@ -438,6 +438,28 @@ fn article_pages_are_articles_and_list_pages_are_lists() {
     assert!(as_articles * 4 <= homepages.len(), "{as_articles} of {} homepages taken for articles", homepages.len());
 }
 
+/// Class "pager above and below": a list page states its counts and paging twice, above and
+/// below the list, in the block the extractor takes for the main text. A paragraph said twice
+/// is furniture, not a text of its own, so the page stays a list.
+#[test]
+fn a_pager_above_and_below_the_list_is_no_text_of_its_own() {
+    let entries: String = (1..=8)
+        .map(|i| {
+            format!(
+                r#"<li><a href="/abs/2401.0{i:04}">Paper {i}: bounds on the number of the town's ferries</a>
+                <span>Wed, {i} Jan 2024</span></li>"#
+            )
+        })
+        .collect();
+    let pager = "<p>[ total of 86 entries in this listing: entries 1 to 8 are shown on this page ]</p>\
+        <p>[ showing up to 8 entries per page: fewer entries | more entries | all entries on one page ]</p>";
+    let html = format!(
+        r#"<html><head><title>Recent submissions</title></head><body><main><h2>Authors and titles for recent submissions</h2>
+        {pager}<ul>{entries}</ul>{pager}<p>Links to the archive, the search form, the help pages and the contact page of this listing.</p></main></body></html>"#
+    );
+    assert!(!decided_article(&html, 8), "a list with its pager twice");
+}
+
 /// A short post (two sentences) under its headline, with undated links after it (related
 /// posts, a blogroll): an article, though its text is shorter than most. A blog's homepage
 /// whose dated posts follow the site's heading stays a list.

@@ -671,9 +671,12 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Weighted characters of the text's paragraphs longer than a label: a column of labels,
-/// counts or times (an archive widget's months, "26 minutes ago") is no article's text.
+/// counts or times (an archive widget's months, "26 minutes ago") is no article's text. A
+/// paragraph counts once: an article does not repeat itself, while a list's pager and its
+/// "showing 1-20 of 85" line stand above and below the list.
 fn prose_weight(text: &str) -> usize {
-    text.split("\n\n").map(weight).filter(|&w| w > LABEL_CHARS).sum()
+    let mut seen = HashSet::new();
+    text.split("\n\n").filter(|p| seen.insert(p.trim())).map(weight).filter(|&w| w > LABEL_CHARS).sum()
 }
 
 /// Weighted characters of the main text that lie in the page's footer: a `<footer>` or
