@@ -460,6 +460,34 @@ fn a_pager_above_and_below_the_list_is_no_text_of_its_own() {
     assert!(!decided_article(&html, 8), "a list with its pager twice");
 }
 
+/// Class "ranking tables": a news site's chart page lists headlines by rank with their read
+/// counts, one table per desk, and the extractor may take a partner site's table (whose links
+/// are no items of the page) for the main text. Lines that are mostly a link's text are
+/// navigation, not prose, so the page stays a list.
+#[test]
+fn ranked_headlines_with_counts_are_no_text_of_their_own() {
+    let table = |host: &str, from: usize, rows: usize, tail: &str| -> String {
+        let rows: String = (0..rows)
+            .map(|i| {
+                format!(
+                    r#"<tr><td><span>{rank}</span><a href="https://{host}/{n}.html">Headline {n} from the {host} desk: the mayor opens the new bridge{tail}</a></td><td>{count}</td></tr>"#,
+                    rank = i + 1,
+                    n = from + i,
+                    count = 90_000 - i * 1_234
+                )
+            })
+            .collect();
+        format!("<div class=\"chart\"><h2>{host}</h2><table><tr><th>Headline</th><th>Reads</th></tr>{rows}</table></div>")
+    };
+    let html = format!(
+        r#"<html><head><title>Most read</title></head><body><div class="charts">{}{}{}</div></body></html>"#,
+        table("blog.example", 100, 10, ""),
+        table("blog.example", 200, 10, ""),
+        table("homes.partner.example", 300, 12, " and the river")
+    );
+    assert!(!decided_article(&html, 20), "a page of rankings");
+}
+
 /// A short post (two sentences) under its headline, with undated links after it (related
 /// posts, a blogroll): an article, though its text is shorter than most. A blog's homepage
 /// whose dated posts follow the site's heading stays a list.
@@ -680,9 +708,16 @@ fn a_page_titled_with_the_site_name_alone_is_its_dated_list() {
             )
         })
         .collect();
-    let profile = "<p>I am a doctoral student at the university of the coast, where I study how small towns keep \
-        their ferries, mills and markets going through long winters.</p>"
-        .repeat(3);
+    // Three paragraphs, each its own: a paragraph said twice is furniture, not text.
+    let profile: String = ["ferries", "mills", "markets"]
+        .iter()
+        .map(|t| {
+            format!(
+                "<p>I am a doctoral student at the university of the coast, where I study how small towns keep \
+                 their {t} going through long winters.</p>"
+            )
+        })
+        .collect();
     let page = |title: &str| {
         format!(
             r#"<html><head><title>{title}</title><meta property="og:site_name" content="Yan Wang"></head>
@@ -747,7 +782,10 @@ fn a_footer_is_no_main_text() {
     );
     assert!(!decided_article(&list, 10), "a list of notices above a footer");
 
-    let story = "<p>本基金自二零二零年七月一日起暂停大额申购业务，以保护基金份额持有人的利益，恢复日期另行公告。投资者可以通过本公司客服热线或者网站咨询有关详情，本公司承诺以诚实信用、勤勉尽责的原则管理和运用基金资产。</p>".repeat(3);
+    let story: String = ["一", "二", "三"]
+        .iter()
+        .map(|n| format!("<p>第{n}条：本基金自二零二零年七月一日起暂停大额申购业务，以保护基金份额持有人的利益，恢复日期另行公告。投资者可以通过本公司客服热线或者网站咨询有关详情，本公司承诺以诚实信用、勤勉尽责的原则管理和运用基金资产。</p>"))
+        .collect();
     let article = format!(
         r#"<html><head><title>暂停大额申购公告</title></head><body class="has-footer"><div class="main"><h1>暂停大额申购公告</h1>
         <span>2020-06-30</span>{story}<ul class="related">{notices}</ul></div>{footer}</body></html>"#

@@ -74,9 +74,13 @@ fn inspect_dates_an_article_by_itself_and_a_list_by_its_newest_item() {
     // An article that shows no date of its own, then a rail of other stories with their dates:
     // the page has no date (the rail's are theirs). Without the article, the page is the list,
     // dated by its newest item.
-    let story = "<p>The council capped the prices tankers may charge and ordered every tanker to \
-        register with the city corporation by the seventh, after hundreds of borewells ran dry \
-        and private operators charged five times the usual rate for a load of water.</p>";
+    let story = |part: &str| {
+        format!(
+            "<p>{part}, the council capped the prices tankers may charge and ordered every tanker to \
+             register with the city corporation by the seventh, after hundreds of borewells ran dry \
+             and private operators charged five times the usual rate for a load of water.</p>"
+        )
+    };
     let rail: String =
         ["Metro fares rise in April", "Budget session opens with a walkout", "Rains return to the coast"]
             .iter()
@@ -98,7 +102,12 @@ fn inspect_dates_an_article_by_itself_and_a_list_by_its_newest_item() {
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
     };
-    let article = inspect(&format!("<h1>Water crisis: tanker prices capped</h1>{}", story.repeat(3)));
+    let article = inspect(&format!(
+        "<h1>Water crisis: tanker prices capped</h1>{}{}{}",
+        story("On Monday"),
+        story("By Tuesday"),
+        story("On Wednesday")
+    ));
     assert_eq!(article["article_page"], true, "{article}");
     assert_eq!(article["page"]["date"], serde_json::Value::Null);
     let list = inspect("");

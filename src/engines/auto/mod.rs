@@ -544,7 +544,10 @@ impl Analysis {
         if prose < MIN_ARTICLE_CHARS {
             return false;
         }
-        prose.saturating_sub(text_in(doc, &records, content)) >= MIN_ARTICLE_CHARS
+        // Lines of links and the records' text are mostly the same lines (a list's rows): the
+        // larger of the two is the list's, not their sum.
+        let listed = linked_weight(&self.repeated.links, content).max(text_in(doc, &records, content));
+        prose.saturating_sub(listed) >= MIN_ARTICLE_CHARS
     }
 
     /// Whether the list's records sit where no item list of the page does (a comment section, a
@@ -677,6 +680,24 @@ fn is_cjk(c: char) -> bool {
 fn prose_weight(text: &str) -> usize {
     let mut seen = HashSet::new();
     text.split("\n\n").filter(|p| seen.insert(p.trim())).map(weight).filter(|&w| w > LABEL_CHARS).sum()
+}
+
+/// Weighted characters of the main text's paragraphs that are mostly link text: a line of
+/// links (a facet list's "austin, TX (aus)", a ranking's "1 Headline 23,581") is navigation,
+/// while an article's paragraphs carry their links inside sentences.
+fn linked_weight(links: &[Link], content: &str) -> usize {
+    let mut texts: Vec<String> = links.iter().map(|l| collapse_whitespace(&l.text)).filter(|t| weight(t) > 2).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    let mut seen = HashSet::new();
+    content
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| seen.insert(*p))
+        .map(|p| (p, weight(p)))
+        .filter(|&(p, w)| w > LABEL_CHARS && 2 * texts.iter().filter(|t| p.contains(t.as_str())).map(|t| weight(t)).sum::<usize>() >= w)
+        .map(|(_, w)| w)
+        .sum()
 }
 
 /// Weighted characters of the main text that lie in the page's footer: a `<footer>` or
