@@ -115,6 +115,9 @@ struct Language {
     /// `era` directive: how many years the file's calendar runs ahead of the Gregorian one
     /// (Thai pages write the Buddhist Era, 543 ahead: 2569 is 2026).
     era: Option<i32>,
+    /// `reign` directive: the first Gregorian year of each named era (Japanese pages write
+    /// 令和6年 for 2024, 令和元年 for 2019).
+    reigns: HashMap<String, i32>,
 }
 
 /// A field of the notation.
@@ -122,6 +125,8 @@ struct Language {
 enum Field {
     Year,
     Year2,
+    /// A year of a named era (`ee`): the era's name, then its year.
+    ReignYear,
     Month,
     MonthName,
     Day,
@@ -142,6 +147,7 @@ impl Field {
         Some(match token {
             "yyyy" => Field::Year,
             "yy" => Field::Year2,
+            "ee" => Field::ReignYear,
             "mm" => Field::Month,
             "mmm" | "mmmm" => Field::MonthName,
             "dd" => Field::Day,
@@ -498,7 +504,7 @@ fn read_file(
                     _ => language.now.extend(list),
                 }
             }
-            "month" | "weekday" | "number" | "day" | "unit" => {
+            "month" | "weekday" | "number" | "day" | "unit" | "reign" => {
                 let (key, value) = key_value(rest).map_err(error)?;
                 let list = names(value).map_err(error)?;
                 let number =
@@ -517,6 +523,13 @@ fn read_file(
                             return Err(error(format!("weekday {day} is not 1 (Monday) to 7 (Sunday)")));
                         }
                         language.weekdays.extend(list.into_iter().map(|n| (n.to_lowercase(), day as u32)));
+                    }
+                    "reign" => {
+                        let first = number()?;
+                        if !(1800..=2199).contains(&first) {
+                            return Err(error(format!("reign's first year {first} is not 1800 to 2199")));
+                        }
+                        language.reigns.extend(list.into_iter().map(|n| (n.to_lowercase(), first as i32)));
                     }
                     "number" => {
                         let n = number()?;
@@ -699,10 +712,11 @@ fn check_fields(tokens: &[Token]) -> Result<(), String> {
     }
     let has = |f: Field| fields.contains(&f);
     let month = has(Field::Month) || has(Field::MonthName);
-    let year = has(Field::Year) || has(Field::Year2);
+    let years = [Field::Year, Field::Year2, Field::ReignYear].iter().filter(|&&f| has(f)).count();
+    let year = years > 0;
     let checks = [
         (has(Field::Month) && has(Field::MonthName), "a pattern has either mm or mmm, not both"),
-        (has(Field::Year) && has(Field::Year2), "a pattern has either yyyy or yy, not both"),
+        (years > 1, "a pattern has one of yyyy, yy and ee"),
         (has(Field::Count) != has(Field::Unit), "nn (a count) and uu (a unit) go together"),
         (has(Field::Second) && !has(Field::Minute), "ss needs ff"),
         (has(Field::Minute) && !has(Field::Hour), "ff needs hh"),
@@ -728,7 +742,7 @@ fn numeric_order(tokens: &[Token]) -> Option<Order> {
     collect_fields(tokens, &mut fields);
     let day = fields.iter().position(|f| *f == Field::Day)?;
     let month = fields.iter().position(|f| *f == Field::Month)?;
-    let year = fields.iter().position(|f| matches!(f, Field::Year | Field::Year2));
+    let year = fields.iter().position(|f| matches!(f, Field::Year | Field::Year2 | Field::ReignYear));
     Some(match year {
         Some(y) if y < month && y < day => Order::Ymd,
         _ if month < day => Order::Mdy,
@@ -808,6 +822,11 @@ fn compile_into(
                 }
                 Field::Year => out.push_str("(?P<y>1[89][0-9]{2}|2[01][0-9]{2})"),
                 Field::Year2 => out.push_str("(?P<yy>[0-9]{2})"),
+                Field::ReignYear => {
+                    need(!language.reigns.is_empty(), "named eras (reign YEAR = ...)")?;
+                    // 元 ("first") is how an era's first year is written.
+                    let _ = write!(out, r"(?P<rn>{})\s*(?P<ry>元|[0-9]{{1,2}})", alternation(language.reigns.keys()));
+                }
                 Field::Month => out.push_str("(?P<m>1[0-2]|0?[1-9])"),
                 Field::Day => {
                     out.push_str("(?P<d>3[01]|[12][0-9]|0?[1-9])");
@@ -959,6 +978,10 @@ fn read_fields(caps: &regex::Captures, language: &Language, zones: &HashMap<Stri
         second: number("s"),
         ..Fields::default()
     };
+    if let (Some(reign), Some(year)) = (lower("rn"), get("ry")) {
+        let year: i32 = if year == "元" { 1 } else { year.parse().ok()? };
+        fields.year = Some(language.reigns.get(&reign)? + year - 1);
+    }
     if let Some(frac) = get("frac") {
         let digits: String = frac.chars().chain(std::iter::repeat('0')).take(9).collect();
         fields.nanos = digits.parse().unwrap_or(0);
@@ -1027,6 +1050,8 @@ mod tests {
         assert!(error_of("unit fortnight = fortnights").contains("unknown unit"));
         assert!(error_of("zone XYZ = +25:00").contains("not ±hh:mm"));
         assert!(error_of("era soon").starts_with("test.txt:1: `era` needs the years"));
+        assert!(error_of("reign 645 = 大化").starts_with("test.txt:1: reign's first year 645"));
+        assert!(error_of("pattern ee 年 mm 月").contains("named eras"));
         assert!(error_of("pattern hh").contains("bare number"));
     }
 
