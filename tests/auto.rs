@@ -477,7 +477,9 @@ fn ranked_headlines_with_counts_are_no_text_of_their_own() {
                 )
             })
             .collect();
-        format!("<div class=\"chart\"><h2>{host}</h2><table><tr><th>Headline</th><th>Reads</th></tr>{rows}</table></div>")
+        format!(
+            "<div class=\"chart\"><h2>{host}</h2><table><tr><th>Headline</th><th>Reads</th></tr>{rows}</table></div>"
+        )
     };
     let html = format!(
         r#"<html><head><title>Most read</title></head><body><div class="charts">{}{}{}</div></body></html>"#,

@@ -1350,3 +1350,36 @@ fn headed_sections_of_one_column_that_only_link_elsewhere_are_not_the_posts() {
     let want: Vec<(&str, &str, &str)> = posts.iter().map(|&(t, p)| (t, p, "")).collect();
     assert_eq!(items(&page), expected(&want));
 }
+
+/// Class "pager-named wrapper": a page builder's blog module shows its posts in a grid of
+/// columns inside a wrapper named for the script that pages it (Divi's
+/// `et_pb_ajax_pagination_container`), between builder sections of their own (a hero with a
+/// call to action). The wrapper of a list of titles is no pager: the posts are the items, not
+/// the sections.
+#[test]
+fn a_grid_in_a_wrapper_named_for_paging_is_the_list() {
+    let card = |(title, path, _): &Post| {
+        format!(
+            r#"<article class="blog-post"><h2><a href="{path}">{title}</a></h2>
+            <div class="post-content"><p>What happened, in a sentence or two.</p></div></article>"#
+        )
+    };
+    let columns: String = POSTS
+        .chunks(2)
+        .map(|column| format!(r#"<div class="column">{}</div>"#, column.iter().map(card).collect::<String>()))
+        .collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<div class="builder">
+        <div class="builder-section"><div class="text-module"><h1>We build software that lasts</h1>
+        <p>A small studio for web applications, run by engineers who answer their own phone, since 2012. We plan,
+        design, build and look after the software our clients run their business on, and we stay for the years
+        after the launch.</p>
+        <a class="button" href="/contact/">Work with us and tell us what you need</a></div></div>
+        <div class="builder-section"><div class="blog-module"><div class="ajax-pagination-container">{columns}
+        <div class="nav-links"><a href="/page/2/">« Older Entries</a></div></div></div></div>
+        </div>{FOOTER}</body></html>"#
+    );
+    let found: Vec<String> = items(&page).into_iter().map(|(_, path, _)| path).collect();
+    let posts: Vec<String> = POSTS.iter().map(|(_, path, _)| path.to_string()).collect();
+    assert_eq!(found, posts);
+}

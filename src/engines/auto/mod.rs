@@ -695,7 +695,10 @@ fn linked_weight(links: &[Link], content: &str) -> usize {
         .map(str::trim)
         .filter(|p| seen.insert(*p))
         .map(|p| (p, weight(p)))
-        .filter(|&(p, w)| w > LABEL_CHARS && 2 * texts.iter().filter(|t| p.contains(t.as_str())).map(|t| weight(t)).sum::<usize>() >= w)
+        .filter(|&(p, w)| {
+            w > LABEL_CHARS
+                && 2 * texts.iter().filter(|t| p.contains(t.as_str())).map(|t| weight(t)).sum::<usize>() >= w
+        })
         .map(|(_, w)| w)
         .sum()
 }

@@ -64,7 +64,11 @@ const PER_RECORD_PREFIXES: &[&str] = &[
     "without-",
 ];
 /// Class/id words of containers that are no item list (beyond the time-pattern engine's).
-const OFF_LIST_MORE: &[&str] = &["pagination", "pager", "tagcloud", "share", "social", "toc"];
+const OFF_LIST_MORE: &[&str] = &["tagcloud", "share", "social", "toc"];
+/// Class/id words of a pager. An element so named that wraps a list of titles is no pager but
+/// the list's wrapper, named for the script that pages it (Divi's
+/// `et_pb_ajax_pagination_container`, "load more" themes): a pager's links are page numbers.
+const PAGER: &[&str] = &["pagination", "pager"];
 /// Landmark roles of page parts that are no item list.
 const OFF_LIST_ROLES: &[&str] = &["navigation", "banner", "contentinfo", "complementary", "menu", "menubar"];
 
@@ -535,7 +539,7 @@ fn score(
         factors.text_chars = unlinked / n;
         factors.text = 1.0 + 0.25 * (1.0 + factors.text_chars / 100.0).ln();
         factors.focus = focus / n;
-        factors.placement = placement(doc, containers[0]);
+        factors.placement = placement(doc, containers[0], factors.title_chars >= TITLE_CHARS);
         factors.main = main_factor(doc, main, containers[0]);
     }
     let f = &factors;
@@ -608,9 +612,14 @@ fn drop_index_links(links: &[Link], records: &mut [Record]) {
     }
 }
 
-/// A page part that holds no item list: a sidebar, footer, menu or comment section by tag,
-/// landmark role, class or id; the page's header (a `<header>` that is no article's).
+/// A page part that holds no item list: a sidebar, footer, menu, pager or comment section by
+/// tag, landmark role, class or id; the page's header (a `<header>` that is no article's).
 fn off_list(doc: &Document, node: NodeId) -> bool {
+    off_list_but_pager(doc, node) || has_word(doc, node, PAGER)
+}
+
+/// [`off_list`] but for a pager's name.
+fn off_list_but_pager(doc: &Document, node: NodeId) -> bool {
     let tag = doc.tag(node).unwrap_or_default();
     OFF_LIST_TAGS.contains(&tag)
         || (tag == "header" && !doc.ancestors(node).any(|a| doc.is_tag(a, "article")))
@@ -620,14 +629,16 @@ fn off_list(doc: &Document, node: NodeId) -> bool {
 }
 
 /// Where the container sits: 1 in the main content, less in page parts that hold no item list
-/// or that repeat other lists. Above the page's `<main>` are only page-wide wrappers.
-fn placement(doc: &Document, container: NodeId) -> f32 {
+/// or that repeat other lists. Above the page's `<main>` are only page-wide wrappers. `titled`:
+/// the records' headlines read as titles, so a wrapper named for paging is no pager.
+fn placement(doc: &Document, container: NodeId, titled: bool) -> f32 {
     let mut placement: f32 = 1.0;
     for node in std::iter::once(container).chain(doc.ancestors(container)) {
         if doc.tag(node).is_none_or(|tag| tag == "body" || tag == "html") {
             break;
         }
-        if off_list(doc, node) {
+        let pages_the_list = titled && node != container && has_word(doc, node, PAGER);
+        if off_list(doc, node) && !(pages_the_list && !off_list_but_pager(doc, node)) {
             placement = placement.min(OFF_LIST_PLACEMENT);
         } else if has_word(doc, node, SECONDARY) {
             placement = placement.min(SECONDARY_PLACEMENT);
