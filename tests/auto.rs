@@ -490,6 +490,29 @@ fn ranked_headlines_with_counts_are_no_text_of_their_own() {
     assert!(!decided_article(&html, 20), "a page of rankings");
 }
 
+/// Class "teasers under the site's own headline": a blog's homepage shows undated posts with
+/// their teasers under an `<h1>` that repeats the `<title>` (the site's name, which no
+/// `og:site_name` declares). The main text the extractor finds is those teasers: no sentences
+/// of the page's own, so the headline does not make it an article.
+#[test]
+fn undated_teasers_under_the_pages_own_headline_are_a_list() {
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<div class="post"><h2><a href="/posts/post-{i}/">{t} and the town</a></h2>
+                <p>What changed about {t} this year, who noticed it first, and what the town means to do next.</p></div>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Tinkering Notes</title></head><body><header><h1>Tinkering Notes</h1></header>
+        <main><h2>Recent articles</h2>{posts}</main></body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a homepage of undated teasers");
+}
+
 /// A short post (two sentences) under its headline, with undated links after it (related
 /// posts, a blogroll): an article, though its text is shorter than most. A blog's homepage
 /// whose dated posts follow the site's heading stays a list.

@@ -527,12 +527,16 @@ impl Analysis {
         if undated && are_labels(page) {
             return true;
         }
+        let held = text_in(doc, &records, content);
         if total >= MIN_SHORT_ARTICLE_CHARS {
             // A headline that names the page (not the site) makes its sentences an article, and
             // an undated list beside them its menu, resources or related links, wherever they
-            // sit; list pages date their posts or name themselves by the site.
+            // sit; list pages date their posts or name themselves by the site. The sentences
+            // must be the page's own, beyond its records' (not the teasers of a homepage whose
+            // headline repeats its title).
             let headlined = article.title_node.is_some() && !article.title_is_site_name;
-            if (undated && (headlined || records.iter().all(|&r| in_furniture(doc, r))))
+            let own = total.saturating_sub(held) >= MIN_SHORT_ARTICLE_CHARS;
+            if (undated && own && (headlined || records.iter().all(|&r| in_furniture(doc, r))))
                 || (headline_leads(doc, &records, article.title_node) && self.list_is_off_content(doc))
             {
                 return true;
@@ -546,7 +550,7 @@ impl Analysis {
         }
         // Lines of links and the records' text are mostly the same lines (a list's rows): the
         // larger of the two is the list's, not their sum.
-        let listed = linked_weight(&self.repeated.links, content).max(text_in(doc, &records, content));
+        let listed = linked_weight(&self.repeated.links, content).max(held);
         prose.saturating_sub(listed) >= MIN_ARTICLE_CHARS
     }
 
