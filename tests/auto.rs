@@ -513,6 +513,31 @@ fn undated_teasers_under_the_pages_own_headline_are_a_list() {
     assert!(!decided_article(&html, 6), "a homepage of undated teasers");
 }
 
+/// Class "every post headed by an `<h1>`": a theme that heads each post of its list with an
+/// `<h1 itemprop="headline">` makes the extractor take the first post's title for the page's
+/// headline and its excerpt for the main text. A headline inside one of several records of
+/// one kind is that record's title: the page stays a list.
+#[test]
+fn a_list_whose_posts_are_headed_by_h1_is_a_list() {
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<article class="post-short" itemscope itemtype="http://schema.org/BlogPosting">
+                <h1 class="post-short-title" itemprop="headline"><a href="/posts/post-{i}/">{t} and the town</a></h1>
+                <div class="post-short-excerpt" itemprop="articleBody"><p>What changed about {t} this year, who noticed it first, and what the town means to do about it before the winter comes.</p>
+                <p><a href="/posts/post-{i}/">Continue reading</a></p></div></article>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Kestrel Labs</title></head><body><nav><a href="/">Kestrel Labs</a></nav>
+        <div id="main"><section class="post-short-group">{posts}</section></div></body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a list of posts headed by h1");
+}
+
 /// A short post (two sentences) under its headline, with undated links after it (related
 /// posts, a blogroll): an article, though its text is shorter than most. A blog's homepage
 /// whose dated posts follow the site's heading stays a list.

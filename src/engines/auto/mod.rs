@@ -521,7 +521,10 @@ impl Analysis {
         }
         let Some(content) = article.content_text.as_deref() else { return false };
         let total = weight(content);
-        let records = item_records(doc, &self.repeated.links, page, article.title_node);
+        // The headline the extractor found may be one record's title (a theme that heads every
+        // post of its list with an `<h1>`): then the page has no headline of its own.
+        let title_node = article.title_node.filter(|&t| !is_a_records_title(doc, &self.repeated.links, page, t));
+        let records = item_records(doc, &self.repeated.links, page, title_node);
         let undated = self.undated;
         // A row of labels is a menu, not a list of items, however little text the page has.
         if undated && are_labels(page) {
@@ -534,10 +537,10 @@ impl Analysis {
             // sit; list pages date their posts or name themselves by the site. The sentences
             // must be the page's own, beyond its records' (not the teasers of a homepage whose
             // headline repeats its title).
-            let headlined = article.title_node.is_some() && !article.title_is_site_name;
+            let headlined = title_node.is_some() && !article.title_is_site_name;
             let own = total.saturating_sub(held) >= MIN_SHORT_ARTICLE_CHARS;
             if (undated && own && (headlined || records.iter().all(|&r| in_furniture(doc, r))))
-                || (headline_leads(doc, &records, article.title_node) && self.list_is_off_content(doc))
+                || (headline_leads(doc, &records, title_node) && self.list_is_off_content(doc))
             {
                 return true;
             }
@@ -808,6 +811,17 @@ fn item_records(doc: &Document, links: &[Link], page: &Page, title_node: Option<
     // A record inside another (two links to one item) counts once.
     records.dedup_by(|inner, outer| doc.contains(*outer, *inner));
     records
+}
+
+/// Whether the headline lies in a record that has at least two others of its kind (tag and
+/// class) in the list: it is that record's title, not the page's. Elements without a class
+/// are of no kind (a page's header, post and footer may all be plain `<div>`s).
+fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId) -> bool {
+    let records = item_records(doc, links, page, None);
+    let kind = |r: NodeId| (doc.tag(r), doc.attr(r, "class").map(str::trim).filter(|c| !c.is_empty()));
+    records.iter().find(|&&r| doc.contains(r, title)).is_some_and(|&own| {
+        kind(own).1.is_some() && records.iter().filter(|&&r| r != own && kind(r) == kind(own)).count() >= 2
+    })
 }
 
 /// Weighted characters of the records that the main text runs through: a record whose longer
