@@ -813,10 +813,15 @@ fn item_records(doc: &Document, links: &[Link], page: &Page, title_node: Option<
     records
 }
 
-/// Whether the headline lies in a record that has at least two others of its kind (tag and
-/// class) in the list: it is that record's title, not the page's. Elements without a class
-/// are of no kind (a page's header, post and footer may all be plain `<div>`s).
+/// Whether the headline is a link that lies in a record with at least two others of its kind
+/// (tag and class) in the list: it is that record's title, not the page's. An article's own
+/// headline links nowhere else, though its wrapper may be of its related cards' kind; elements
+/// without a class are of no kind (a page's header, post and footer may all be plain `<div>`s).
 fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId) -> bool {
+    let is_link = |n: NodeId| doc.is_tag(n, "a") && doc.attr(n, "href").is_some();
+    if !doc.descendants(title).chain(doc.ancestors(title)).any(is_link) {
+        return false;
+    }
     let records = item_records(doc, links, page, None);
     let kind = |r: NodeId| (doc.tag(r), doc.attr(r, "class").map(str::trim).filter(|c| !c.is_empty()));
     records.iter().find(|&&r| doc.contains(r, title)).is_some_and(|&own| {
