@@ -637,8 +637,9 @@ fn placement(doc: &Document, container: NodeId, titled: bool) -> f32 {
         if doc.tag(node).is_none_or(|tag| tag == "body" || tag == "html") {
             break;
         }
-        let pages_the_list = titled && node != container && has_word(doc, node, PAGER);
-        if off_list(doc, node) && !(pages_the_list && !off_list_but_pager(doc, node)) {
+        // A pager's name on a wrapper of the list's titles names the script that pages it.
+        let pager = has_word(doc, node, PAGER) && !(titled && node != container);
+        if off_list_but_pager(doc, node) || pager {
             placement = placement.min(OFF_LIST_PLACEMENT);
         } else if has_word(doc, node, SECONDARY) {
             placement = placement.min(SECONDARY_PLACEMENT);
