@@ -530,7 +530,8 @@ impl Analysis {
         if undated && are_labels(page) {
             return true;
         }
-        let held = text_in(doc, &records, content);
+        let held = std::cell::OnceCell::new();
+        let held = || *held.get_or_init(|| text_in(doc, &records, content));
         if total >= MIN_SHORT_ARTICLE_CHARS {
             // A headline that names the page (not the site) makes its sentences an article, and
             // an undated list beside them its menu, resources or related links, wherever they
@@ -538,8 +539,8 @@ impl Analysis {
             // must be the page's own, beyond its records' (not the teasers of a homepage whose
             // headline repeats its title).
             let headlined = title_node.is_some() && !article.title_is_site_name;
-            let own = total.saturating_sub(held) >= MIN_SHORT_ARTICLE_CHARS;
-            if (undated && own && (headlined || records.iter().all(|&r| in_furniture(doc, r))))
+            let own = || total.saturating_sub(held()) >= MIN_SHORT_ARTICLE_CHARS;
+            if (undated && (headlined || records.iter().all(|&r| in_furniture(doc, r))) && own())
                 || (headline_leads(doc, &records, title_node) && self.list_is_off_content(doc))
             {
                 return true;
@@ -552,9 +553,10 @@ impl Analysis {
             return false;
         }
         // Lines of links and the records' text are mostly the same lines (a list's rows): the
-        // larger of the two is the list's, not their sum.
-        let listed = linked_weight(&self.repeated.links, content).max(held);
-        prose.saturating_sub(listed) >= MIN_ARTICLE_CHARS
+        // larger of the two is the list's, not their sum. The lines of links are weighed only
+        // when the records' text leaves the page a text of its own.
+        prose.saturating_sub(held()) >= MIN_ARTICLE_CHARS
+            && prose.saturating_sub(linked_weight(&self.repeated.links, content)) >= MIN_ARTICLE_CHARS
     }
 
     /// Whether the list's records sit where no item list of the page does (a comment section, a
@@ -685,8 +687,17 @@ fn is_cjk(c: char) -> bool {
 /// paragraph counts once: an article does not repeat itself, while a list's pager and its
 /// "showing 1-20 of 85" line stand above and below the list.
 fn prose_weight(text: &str) -> usize {
+    prose_paragraphs(text).map(|(_, w)| w).sum()
+}
+
+/// The text's paragraphs longer than a label, each once, with their weights.
+fn prose_paragraphs(text: &str) -> impl Iterator<Item = (&str, usize)> {
     let mut seen = HashSet::new();
-    text.split("\n\n").filter(|p| seen.insert(p.trim())).map(weight).filter(|&w| w > LABEL_CHARS).sum()
+    text.split("\n\n")
+        .map(str::trim)
+        .filter(move |p| seen.insert(*p))
+        .map(|p| (p, weight(p)))
+        .filter(|&(_, w)| w > LABEL_CHARS)
 }
 
 /// Weighted characters of the main text's paragraphs that are mostly link text: a line of
@@ -696,16 +707,8 @@ fn linked_weight(links: &[Link], content: &str) -> usize {
     let mut texts: Vec<String> = links.iter().map(|l| collapse_whitespace(&l.text)).filter(|t| weight(t) > 2).collect();
     texts.sort_unstable();
     texts.dedup();
-    let mut seen = HashSet::new();
-    content
-        .split("\n\n")
-        .map(str::trim)
-        .filter(|p| seen.insert(*p))
-        .map(|p| (p, weight(p)))
-        .filter(|&(p, w)| {
-            w > LABEL_CHARS
-                && 2 * texts.iter().filter(|t| p.contains(t.as_str())).map(|t| weight(t)).sum::<usize>() >= w
-        })
+    prose_paragraphs(content)
+        .filter(|&(p, w)| 2 * texts.iter().filter(|t| p.contains(t.as_str())).map(|t| weight(t)).sum::<usize>() >= w)
         .map(|(_, w)| w)
         .sum()
 }
