@@ -513,6 +513,31 @@ fn undated_teasers_under_the_pages_own_headline_are_a_list() {
     assert!(!decided_article(&html, 6), "a homepage of undated teasers");
 }
 
+/// Class "teasers shorter than their links": each card of a blog's page has its title, a
+/// "Continue reading" link and a screen reader's copy of the title, all links, around a
+/// one-line teaser. The main text the extractor finds is those teasers; the links' texts it
+/// leaves out are the list's own, so the teasers are the records' text, not the page's.
+#[test]
+fn teasers_shorter_than_their_links_are_a_list() {
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<article class="post-list-item"><header><h2><a href="/blog/post-{i}/">What the town of {t} learned this year</a></h2>
+                <div class="post-date">in <a href="/blog/towns/">Towns</a></div></header>
+                <p>Notes from {t}, in one line.</p>
+                <footer><a href="/blog/post-{i}/"><span>Continue reading</span> <span class="sr-only">What the town of {t} learned this year</span></a></footer></article>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Blog | Kestrel Notes</title></head><body><nav><a href="/">Kestrel Notes</a></nav>
+        <main><h1>Blog</h1>{posts}<nav><a href="/blog/2/">Older</a></nav></main></body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a list of teaser cards");
+}
+
 /// Class "every post headed by an `<h1>`": a theme that heads each post of its list with an
 /// `<h1 itemprop="headline">` makes the extractor take the first post's title for the page's
 /// headline and its excerpt for the main text. A headline inside one of several records of

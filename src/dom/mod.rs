@@ -317,6 +317,11 @@ impl Document {
     /// The non-blank text nodes of a subtree that [`Document::text`] reads (none inside a
     /// script, style or template).
     pub fn visible_texts(&self, id: NodeId) -> impl Iterator<Item = &str> + '_ {
+        self.visible_text_nodes(id).map(|(_, text)| text)
+    }
+
+    /// [`Document::visible_texts`] with the id of each text node.
+    pub fn visible_text_nodes(&self, id: NodeId) -> impl Iterator<Item = (NodeId, &str)> + '_ {
         let end = self.node(id).end.0;
         let mut i = id.0;
         std::iter::from_fn(move || {
@@ -324,7 +329,7 @@ impl Document {
                 let node = &self.nodes[i as usize];
                 i += 1;
                 match &node.data {
-                    NodeData::Text(text) if !text.trim().is_empty() => return Some(&**text),
+                    NodeData::Text(text) if !text.trim().is_empty() => return Some((NodeId(i - 1), &**text)),
                     NodeData::Element { name, .. } if NON_CONTENT.contains(&&**name) => i = node.end.0,
                     _ => {}
                 }

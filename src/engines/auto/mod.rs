@@ -833,8 +833,9 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
 }
 
 /// Weighted characters of the records that the main text runs through: a record whose longer
-/// texts the main text holds (half of them: a teaser may be cut short) counts with all its
-/// text, the short pieces of code and labels included.
+/// texts the main text holds (half of them: a teaser may be cut short; its links' texts that
+/// the main text leaves out not counted) counts with all its text, the short pieces of code and
+/// labels included.
 ///
 /// A record that alone holds half the main text is the article itself (a link to an item in
 /// its text, the other item elsewhere), not one of several records the main text runs through —
@@ -866,7 +867,8 @@ fn text_in(doc: &Document, records: &[NodeId], content: &str) -> usize {
 
 /// A record's visible text as weighed against the main text.
 struct RecordText {
-    /// Weight of its texts of [`MIN_MATCHED_CHARS`] or more.
+    /// Weight of its texts of [`MIN_MATCHED_CHARS`] or more, but a link's text the main text
+    /// leaves out.
     long: usize,
     /// Weight of those the main text holds.
     found: usize,
@@ -877,16 +879,26 @@ struct RecordText {
 impl RecordText {
     fn of(doc: &Document, record: NodeId, content: &str) -> RecordText {
         let mut text = RecordText { long: 0, found: 0, all: 0 };
+        // A link's text that the main text leaves out (the title, "Continue reading", a screen
+        // reader's copy of the title) is the list's own: a teaser card may have as much of it
+        // as teaser. A card that is one link holds its teaser in that link, so a link's text the
+        // main text holds counts.
+        let in_link = |node: NodeId| {
+            doc.is_tag(record, "a") || doc.ancestors(node).take_while(|&a| a != record).any(|a| doc.is_tag(a, "a"))
+        };
         // Visible text only: a record's script (a share button's code) is no text a reader sees.
-        for piece in doc.visible_texts(record) {
+        for (node, piece) in doc.visible_text_nodes(record) {
             let piece = collapse_whitespace(piece);
             let chars = weight(&piece);
             text.all += chars;
-            if piece.chars().count() >= MIN_MATCHED_CHARS {
+            if piece.chars().count() < MIN_MATCHED_CHARS {
+                continue;
+            }
+            if content.contains(&piece) {
+                text.found += chars;
                 text.long += chars;
-                if content.contains(&piece) {
-                    text.found += chars;
-                }
+            } else if !in_link(node) {
+                text.long += chars;
             }
         }
         text
