@@ -538,6 +538,54 @@ fn teasers_shorter_than_their_links_are_a_list() {
     assert!(!decided_article(&html, 6), "a list of teaser cards");
 }
 
+/// Class "a section's name over its list": a blog's page headed by its own name ("Journal"),
+/// a tagline under it, undated cards that are each one link, and a newsletter box after them.
+/// The main text is the tagline and the box (the cards are links): sentences beyond the
+/// records', but nothing stands between the headline and the first record that an article
+/// would say. The headline names the list.
+#[test]
+fn a_headline_over_its_list_with_a_tagline_and_a_newsletter_box_is_a_list() {
+    let posts: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<article class="card"><a class="card-link" href="/post-{i}/"><h2>A visit to {t}</h2>
+                <p class="excerpt">What we saw at {t}, and the glaze it gave us.</p><footer>{} min read</footer></a></article>"#,
+                i + 2
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Journal – Hollow Oak Pottery</title></head><body><nav><a href="/">Hollow Oak Pottery</a></nav>
+        <section class="cover"><h1>Journal</h1><p>News from the workshop and market days.</p>
+        <form><input type="email"><button>Subscribe</button></form></section>
+        <main><h2>Latest</h2>{posts}</main>
+        <footer><section><h3>Join our newsletter</h3>
+        <div>Kiln openings, new collections and workshop dates, once a month, straight to your inbox.</div></section>
+        <div>Hollow Oak Pottery © 2024</div></footer></body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a section's list under its name");
+}
+
+/// Class "links in the article's own sentences": a short post whose paragraphs link to other
+/// posts of the site makes those paragraphs the records of a list. They are the text under
+/// the headline, not a list after it (the main text holds their links' texts, as a list's
+/// titles it would not): the page is an article.
+#[test]
+fn a_short_posts_paragraphs_that_link_to_other_posts_are_its_text() {
+    let html = r#"<html><head><title>How to make giant balloon art | Hack Notes</title></head><body>
+        <nav><a href="/">Hack Notes</a> <a href="/about/">About</a></nav>
+        <div class="post"><h1>How to make giant balloon art</h1>
+        <p>The trick is an old one from <a href="/hack/led-floaties/">LED floaties</a>: helium, a small light and a balloon.</p>
+        <p>One light is taped to one coin battery and put into a balloon before the helium goes in, then the balloons are tied to a grid.</p>
+        <p>Buy the <a href="/store/coloured-leds/">coloured lights</a> in bulk, since a picture needs hundreds of them and each one fails now and then.</p>
+        <p>Once every balloon is in place, the grid is tied to the ground and left to float over the town for everyone to admire.</p>
+        <p>Read the <a href="/hack/night-kite/">night kite notes</a> for a way to keep the grid steady in wind.</p>
+        </div><footer>Hack Notes</footer></body></html>"#;
+    assert!(decided_article(html, 3), "a short post with links in its text");
+}
+
 /// Class "every post headed by an `<h1>`": a theme that heads each post of its list with an
 /// `<h1 itemprop="headline">` makes the extractor take the first post's title for the page's
 /// headline and its excerpt for the main text. A headline inside one of several records of

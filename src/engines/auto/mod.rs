@@ -537,10 +537,16 @@ impl Analysis {
             // an undated list beside them its menu, resources or related links, wherever they
             // sit; list pages date their posts or name themselves by the site. The sentences
             // must be the page's own, beyond its records' (not the teasers of a homepage whose
-            // headline repeats its title).
+            // headline repeats its title), and stand under the headline before the list: a page
+            // whose headline names its list ("Journal") has a tagline there at most, its
+            // sentences elsewhere (a newsletter box, a bio).
             let headlined = title_node.is_some() && !article.title_is_site_name;
             let own = || total.saturating_sub(held()) >= MIN_SHORT_ARTICLE_CHARS;
-            if (undated && (headlined || records.iter().all(|&r| in_furniture(doc, r))) && own())
+            let speaks = || {
+                text_under_headline(doc, title_node, &records, &self.repeated.links, content)
+                    .is_none_or(|w| w >= MIN_SHORT_ARTICLE_CHARS)
+            };
+            if (undated && ((headlined && speaks()) || records.iter().all(|&r| in_furniture(doc, r))) && own())
                 || (headline_leads(doc, &records, title_node) && self.list_is_off_content(doc))
             {
                 return true;
@@ -772,6 +778,28 @@ const LABEL_CHARS: usize = 12;
 /// Whether every item's title is a label: the list is a menu, whatever element holds it.
 fn are_labels(page: &Page) -> bool {
     page.items().all(|item| weight(&item.title) <= LABEL_CHARS)
+}
+
+/// Weighted characters of the visible text between the headline and the first record after it
+/// that is a list's entry (None without a headline or such a record). A record whose link's
+/// text the main text holds is a paragraph of that text with a link in it, not an entry: a
+/// list's titles are its own, and the main text leaves them out.
+fn text_under_headline(
+    doc: &Document,
+    title: Option<NodeId>,
+    records: &[NodeId],
+    links: &[Link],
+    content: &str,
+) -> Option<usize> {
+    let from = doc.node(title?).end;
+    let in_text = |record: NodeId| {
+        links.iter().filter(|l| doc.contains(record, l.node)).any(|l| {
+            let text = doc.text(l.node);
+            !text.is_empty() && content.contains(&text)
+        })
+    };
+    let to = records.iter().copied().filter(|&r| r >= from && !in_text(r)).min()?;
+    Some(doc.visible_text_nodes(doc.root()).filter(|(n, _)| *n >= from && *n < to).map(|(_, t)| weight(t)).sum())
 }
 
 /// Whether the page's headline (the heading its metadata names) comes before every record: an
