@@ -586,6 +586,32 @@ fn a_short_posts_paragraphs_that_link_to_other_posts_are_its_text() {
     assert!(decided_article(html, 3), "a short post with links in its text");
 }
 
+/// Class "dated sections of one document": a changelog written as one page, each version an
+/// `<h2>` linking to its release, followed (as siblings, not inside it) by its lists of changes.
+/// The sections are the records' text: the page is the list of releases, not an article.
+#[test]
+fn a_changelog_of_dated_versions_in_one_document_is_a_list() {
+    let versions: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<h2><a href="https://code.example/tool/releases/v2.{v}.0">2.{v}.0</a> - 2024-0{m}-1{i}</h2>
+                <h3>Added</h3><ul><li>Timetables for {t}, read from the town's open data</li><li>A flag to leave {t} out</li></ul>
+                <h3>Fixed</h3><ul><li>A crash when {t} had no entries for the day</li><li>Wrong times for {t} in summer</li></ul>"#,
+                v = 9 - i,
+                m = 9 - i
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Changelog - tool</title></head><body><nav><a href="/tool/">tool</a></nav>
+        <article><h1>Changelog</h1><p>All notable changes to this project are written down here, newest first.</p>{versions}</article>
+        </body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a changelog");
+}
+
 /// Class "every post headed by an `<h1>`": a theme that heads each post of its list with an
 /// `<h1 itemprop="headline">` makes the extractor take the first post's title for the page's
 /// headline and its excerpt for the main text. A headline inside one of several records of

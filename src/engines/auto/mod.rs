@@ -35,6 +35,7 @@ use url::Url;
 use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::article::Article;
 use crate::engines::links::Link;
+use crate::engines::record::is_heading;
 use crate::engines::regions::in_furniture;
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
@@ -874,7 +875,8 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
 /// are far shorter than the article and none of them is in its text.
 fn text_in(doc: &Document, records: &[NodeId], content: &str) -> usize {
     let total = weight(content);
-    let texts: Vec<RecordText> = records.iter().map(|&r| RecordText::of(doc, r, content)).collect();
+    let texts: Vec<RecordText> =
+        records.iter().map(|&r| RecordText::of(doc, &section_of(doc, r, records), content)).collect();
     let held = |text: &RecordText| text.found > 0 && 2 * text.found >= text.long;
     let dominant = |text: &RecordText| 2 * text.all >= total;
     let kind = |r: NodeId| (doc.tag(r), doc.attr(r, "class"));
@@ -893,6 +895,27 @@ fn text_in(doc: &Document, records: &[NodeId], content: &str) -> usize {
         .sum()
 }
 
+/// The elements of a record's section: a record that is a heading (a changelog's version, a
+/// diary's day in one flat document) heads the siblings that follow it, up to the next heading
+/// of its tag or the next record; other records are their own element.
+fn section_of(doc: &Document, record: NodeId, records: &[NodeId]) -> Vec<NodeId> {
+    let mut section = vec![record];
+    if !is_heading(doc, record) {
+        return section;
+    }
+    let Some(parent) = doc.parent(record) else { return section };
+    let siblings = doc.children(parent);
+    let from = siblings.iter().position(|&s| s == record).map_or(siblings.len(), |i| i + 1);
+    for &sibling in &siblings[from..] {
+        let holds_record = records.iter().any(|&r| doc.contains(sibling, r));
+        if holds_record || doc.tag(sibling) == doc.tag(record) {
+            break;
+        }
+        section.push(sibling);
+    }
+    section
+}
+
 /// A record's visible text as weighed against the main text.
 struct RecordText {
     /// Weight of its texts of [`MIN_MATCHED_CHARS`] or more, but a link's text the main text
@@ -905,8 +928,17 @@ struct RecordText {
 }
 
 impl RecordText {
-    fn of(doc: &Document, record: NodeId, content: &str) -> RecordText {
+    /// The text of a record's section ([`section_of`]).
+    fn of(doc: &Document, section: &[NodeId], content: &str) -> RecordText {
         let mut text = RecordText { long: 0, found: 0, all: 0 };
+        for &element in section {
+            text.add(doc, element, content);
+        }
+        text
+    }
+
+    /// Add the visible text of one element of the record.
+    fn add(&mut self, doc: &Document, record: NodeId, content: &str) {
         // A link's text that the main text leaves out (the title, "Continue reading", a screen
         // reader's copy of the title) is the list's own: a teaser card may have as much of it
         // as teaser. A card that is one link holds its teaser in that link, so a link's text the
@@ -918,18 +950,17 @@ impl RecordText {
         for (node, piece) in doc.visible_text_nodes(record) {
             let piece = collapse_whitespace(piece);
             let chars = weight(&piece);
-            text.all += chars;
+            self.all += chars;
             if piece.chars().count() < MIN_MATCHED_CHARS {
                 continue;
             }
             if content.contains(&piece) {
-                text.found += chars;
-                text.long += chars;
+                self.found += chars;
+                self.long += chars;
             } else if !in_link(node) {
-                text.long += chars;
+                self.long += chars;
             }
         }
-        text
     }
 }
 
