@@ -451,7 +451,7 @@ pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
             let name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
             let id = name.trim_end_matches(".html.gz").to_string();
             let truth_path = dir.join("truth").join(format!("{id}.txt"));
-            let body = String::from_utf8_lossy(&read(&truth_path)?).into_owned();
+            let body = without_comments(String::from_utf8_lossy(&read(&truth_path)?).into_owned());
             let url = wrapper_url(&read(&file)?)
                 .unwrap_or_else(|| Url::parse(&format!("https://articles.invalid/{set}/{id}")).expect("a valid URL"));
             pages.push(ArticlePage {
@@ -465,6 +465,22 @@ pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
         }
     }
     Ok(pages)
+}
+
+/// The article part of a truth text. dragnet's truth files put the page's comments after a
+/// separator line (`!@#$%^&*() COMMENTS`, typed a little differently in some files); its
+/// SOURCE.md says they were cut, but six files still hold them, and the set scores article
+/// text only.
+fn without_comments(mut body: String) -> String {
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        if line.starts_with("!@") && line.contains("$%^&") {
+            body.truncate(at);
+            break;
+        }
+        at += line.len();
+    }
+    body
 }
 
 fn zyte_pages(corpus: &Path, split: &Split) -> Result<Vec<ArticlePage>, CorpusError> {
@@ -531,4 +547,18 @@ pub fn date_pages(corpus: &Path) -> Result<Vec<DatePage>, CorpusError> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_comments;
+
+    #[test]
+    fn a_truth_text_ends_at_the_comment_separator() {
+        let truth = "Title\nThe article.\n!@#$%^&*() COMMENTS\nReader 07.15.12\nA comment.\n";
+        assert_eq!(without_comments(truth.to_string()), "Title\nThe article.\n");
+        let typed_otherwise = "The article.\n!@ $%^&*() COMMENTS\nA comment.\n";
+        assert_eq!(without_comments(typed_otherwise.to_string()), "The article.\n");
+        assert_eq!(without_comments("No comments here.\n".to_string()), "No comments here.\n");
+    }
 }
