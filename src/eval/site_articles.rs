@@ -7,7 +7,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
 use super::HalfTable;
@@ -112,16 +112,18 @@ pub fn evaluate(corpus: &Path) -> Result<SiteArticleReport, CorpusError> {
             report.pages += 1;
             let generic = article::extract(&doc, &Hints::default());
             let body_text = item.body().filter(|b| tokens(b).len() >= FULL_TEXT_TOKENS);
+            // README §6: year 1 (`0001-01-01`, Go's zero time) is a feed's way of saying "no date".
+            let truth_date = item.date.filter(|d| d.year() > 1);
             pages.push(SiteArticlePage {
                 half: site.half,
                 file: file.clone(),
                 url: url.to_string(),
-                truth_day: item.date.map(|d| d.date_naive()),
+                truth_day: truth_date.map(|d| d.date_naive()),
                 day: generic.date().map(|d| d.date_naive()),
                 truth_text: body_text.map(str::to_string),
                 text: body_text.and(generic.content_text.clone()),
             });
-            if let Some(truth) = item.date {
+            if let Some(truth) = truth_date {
                 report.dated += 1;
                 match generic.date() {
                     Some(date) => {
