@@ -941,3 +941,38 @@ fn a_footer_is_no_main_text() {
     );
     assert!(decided_article(&article, 10), "an article above the same footer");
 }
+
+/// Class "newest post in full above the others": a blog's homepage shows its latest post
+/// whole, its heading linking to the post's own page, then a dated list of the older posts.
+/// The page is a list, not that post: an article's headline links to itself, if anywhere.
+#[test]
+fn the_newest_post_shown_in_full_above_a_dated_list_leaves_the_page_a_list() {
+    let paragraphs: String = TOWNS
+        .iter()
+        .map(|t| format!("<p>{t} was the first thing we looked at this week, and it took longer than we thought: the notes were old, the people who wrote them had moved on, and nobody had tried it since.</p>"))
+        .collect();
+    let older: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<li><a href="/{i}-older-post.html" rel="bookmark">{t}, an older post of this notebook</a>
+                <time datetime="2024-0{m}-10T12:00:00-08:00">2024-0{m}-10</time>
+                <p class="tags">tags: <a href="/tag/notes.html">notes</a></p></li>"#,
+                m = 5 - i.min(4)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>A notebook</title></head><body><header><a href="/" class="title">A notebook</a></header>
+        <div role="main" class="content"><article><h1><a href="/the-newest-post.html">The newest post of the notebook</a></h1>{paragraphs}</article>
+        <hr><div><h3>Last posts</h3><ol class="archive">{older}</ol></div></div>
+        <div class="sidebar"><nav><h2>Categories</h2><ul><li><a href="/category/notes.html">notes</a></li></ul></nav></div>
+        </body></html>"#
+    );
+    assert!(!decided_article(&html, 6), "a homepage");
+    // The same post on its own page, its headline linking to itself, beside the list of older
+    // posts: an article.
+    let own_page = html.replace("<head>", r#"<head><link rel="canonical" href="https://blog.example/the-newest-post.html">"#);
+    assert!(decided_article(&own_page, 6), "the post's own page");
+}

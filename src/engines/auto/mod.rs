@@ -35,7 +35,7 @@ use url::Url;
 use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::article::Article;
 use crate::engines::links::Link;
-use crate::engines::record::is_heading;
+use crate::engines::record::{is_heading, url_shape, usual_url_shape};
 use crate::engines::regions::in_furniture;
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
@@ -521,6 +521,9 @@ impl Analysis {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
+        if article.title_node.is_some_and(|t| self.is_a_leads_title(doc, t)) {
+            return false;
+        }
         let total = weight(content);
         // The headline the extractor found may be one record's title (a theme that heads every
         // post of its list with an `<h1>`): then the page has no headline of its own.
@@ -564,6 +567,26 @@ impl Analysis {
         // when the records' text leaves the page a text of its own.
         prose.saturating_sub(held()) >= MIN_ARTICLE_CHARS
             && prose.saturating_sub(linked_weight(&self.repeated.links, content)) >= MIN_ARTICLE_CHARS
+    }
+
+    /// Whether the headline links to another post, of the address shape of the chosen list's
+    /// posts: the page shows that post (the newest one in full above the older ones) beside
+    /// its list. An article's headline links to the article itself, if anywhere (its address,
+    /// its canonical one, the title the page names itself by).
+    fn is_a_leads_title(&self, doc: &Document, title: NodeId) -> bool {
+        let Some(candidate) = self.chosen() else { return false };
+        let links = &self.repeated.links;
+        let Some(shape) = usual_url_shape(candidate.headline_urls(links), candidate.records.len()) else {
+            return false;
+        };
+        let within = |n: NodeId| n == title || doc.contains(title, n) || doc.contains(n, title);
+        let page_title = collapse_whitespace(&doc.title()).to_lowercase();
+        links.iter().filter(|l| within(l.node)).any(|link| {
+            url_shape(&link.url) == shape
+                && link.url.path().trim_matches('/') != ""
+                && !page_title.contains(&collapse_whitespace(&link.text).to_lowercase())
+                && !own_addresses(doc).iter().any(|own| same_page(own, &link.url))
+        })
     }
 
     /// Whether the list's records sit where no item list of the page does (a comment section, a
@@ -859,6 +882,26 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
     records.iter().find(|&&r| doc.contains(r, title)).is_some_and(|&own| {
         kind(own).1.is_some() && records.iter().filter(|&&r| r != own && kind(r) == kind(own)).count() >= 2
     })
+}
+
+/// The page's own addresses: where it was read from and the canonical one it names.
+fn own_addresses(doc: &Document) -> Vec<Url> {
+    let canonical = doc.descendants(doc.root()).find(|&n| {
+        doc.is_tag(n, "link")
+            && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
+    });
+    let canonical = canonical.and_then(|n| doc.attr(n, "href")).and_then(|href| doc.url.join(href).ok());
+    std::iter::once(doc.url.clone()).chain(canonical).collect()
+}
+
+/// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a
+/// reader's address may carry tracking parameters) and the fragment aside.
+fn same_page(a: &Url, b: &Url) -> bool {
+    let key = |u: &Url| {
+        let host = u.host_str().unwrap_or_default().trim_start_matches("www.").to_ascii_lowercase();
+        (host, u.path().trim_end_matches('/').to_string())
+    };
+    key(a) == key(b)
 }
 
 /// Weighted characters of the records that the main text runs through: a record whose longer
