@@ -976,3 +976,24 @@ fn the_newest_post_shown_in_full_above_a_dated_list_leaves_the_page_a_list() {
     let own_page = html.replace("<head>", r#"<head><link rel="canonical" href="https://blog.example/the-newest-post.html">"#);
     assert!(decided_article(&own_page, 6), "the post's own page");
 }
+
+/// Class "a section's name over its list, with an intro": a page headed "Essays" whose few
+/// sentences introduce the titles that follow right under them, with no heading of their own,
+/// is the section's list. A short post's related links come under a heading of their own
+/// ("More posts"), and its list does not outweigh its text.
+#[test]
+fn a_section_headline_with_an_intro_over_its_list_is_a_list() {
+    let essays: String = TOWNS
+        .iter()
+        .chain(["Winter roads", "The last bus home"].iter())
+        .enumerate()
+        .map(|(i, t)| format!(r#"<li><a href="/essays/essay-{i}/">{t}: notes from a town that keeps changing</a></li>"#))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Essays - Nadia Petrova</title></head><body><header><a href="/">Nadia Petrova</a></header>
+        <main><h1>Essays</h1><p>I write about the towns I live in, their trains and their markets. Older pieces may be out of date; I leave them as they were.
+        You can follow along by RSS or by email.</p><ul>{essays}</ul></main>
+        <footer><a href="/about/">About</a></footer></body></html>"#
+    );
+    assert!(!decided_article(&html, 8), "the section's list");
+}

@@ -546,9 +546,9 @@ impl Analysis {
             // sentences elsewhere (a newsletter box, a bio).
             let headlined = title_node.is_some() && !article.title_is_site_name;
             let own = || total.saturating_sub(held()) >= MIN_SHORT_ARTICLE_CHARS;
-            let speaks = || {
-                text_under_headline(doc, title_node, &records, &self.repeated.links, content)
-                    .is_none_or(|w| w >= MIN_SHORT_ARTICLE_CHARS)
+            let speaks = || match text_under_headline(doc, title_node, &records, &self.repeated.links, content) {
+                None => true,
+                Some(under) => under >= MIN_SHORT_ARTICLE_CHARS && !names_its_list(doc, title_node, &records, page, under),
             };
             if (undated && ((headlined && speaks()) || records.iter().all(|&r| in_furniture(doc, r))) && own())
                 || (headline_leads(doc, &records, title_node) && self.list_is_off_content(doc))
@@ -824,6 +824,19 @@ fn text_under_headline(
     };
     let to = records.iter().copied().filter(|&r| r >= from && !in_text(r)).min()?;
     Some(doc.visible_text_nodes(doc.root()).filter(|(n, _)| *n >= from && *n < to).map(|(_, t)| weight(t)).sum())
+}
+
+/// Whether the headline names the list under it ("Essays", "Open positions"): the list's first
+/// record follows it with no heading between (an article's related links or blogroll come
+/// under a heading of their own, "More posts"), and the list's titles outweigh the sentences
+/// under the headline (`under`: a section's intro, not an article).
+fn names_its_list(doc: &Document, title: Option<NodeId>, records: &[NodeId], page: &Page, under: usize) -> bool {
+    let Some(title) = title else { return false };
+    let from = doc.node(title).end;
+    let Some(first) = records.iter().copied().filter(|&r| r >= from).min() else { return false };
+    let headed = (from.0..first.0).map(NodeId).any(|n| is_heading(doc, n));
+    let titles: usize = page.items().map(|item| weight(&item.title)).sum();
+    !headed && titles > under
 }
 
 /// Whether the page's headline (the heading its metadata names) comes before every record: an
