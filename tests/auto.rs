@@ -997,3 +997,32 @@ fn a_section_headline_with_an_intro_over_its_list_is_a_list() {
     );
     assert!(!decided_article(&html, 8), "the section's list");
 }
+
+/// Class "a picture's link beside the post's": a portfolio grid whose cards each link their
+/// picture full size (a lightbox, named by the project) and their project page (an icon named
+/// "More details"). A feed's items are pages: a link to an image file is the picture, and the
+/// card's heading names its page.
+#[test]
+fn links_to_image_files_are_no_items_and_the_cards_pages_are() {
+    let cards: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<div class="portfolio-item"><div class="portfolio-wrap"><img src="/img/project-{i}-800.jpg" alt="">
+                <div class="portfolio-info"><h4>{t} studio</h4><p>Cultural · Cambridgeshire</p><div class="portfolio-links">
+                <a href="/img/project-{i}-1600.jpg" class="portfolio-lightbox" title="{t} studio"><i class="bi bi-zoom-in"></i></a>
+                <a href="/projects/project-{i}/" class="details-link" title="More Details"><i class="bi bi-link"></i></a>
+                </div></div></div></div>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Projects - Marlow Pike Architects</title></head><body>{MENU}
+        <main><h2>Our work</h2><div class="isotope-container">{cards}</div></main>{FOOTER}</body></html>"#
+    );
+    let (items, _) = extract_html(&html);
+    let pages: Vec<&str> = items.iter().map(|(_, link)| link.as_str()).collect();
+    assert_eq!(pages, (0..6).map(|i| format!("/projects/project-{i}/")).collect::<Vec<_>>(), "{items:?}");
+    assert_eq!(items[0].0, "Ferry timetable studio");
+}

@@ -183,6 +183,7 @@ fn repeated_labels(links: &[(NodeId, Url, String)]) -> std::collections::HashSet
 /// Every `<a href>` of the page that leads to another page, in page order.
 pub fn page_links(doc: &Document) -> Vec<Link> {
     let page = without_fragment(&doc.url);
+    let mut image_only = std::collections::HashSet::new();
     let anchors: Vec<(NodeId, Url, String)> = doc
         .ids()
         .filter(|&id| doc.is_tag(id, "a"))
@@ -193,21 +194,27 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
             // text (an icon's label) is named by it.
             let icon = |n: NodeId| crate::engines::record::is_icon(doc, n);
             let seen = doc.text_without(id, |n| icon(n) || crate::engines::article::content::is_unseen(doc, n));
-            Some((id, url, if seen.is_empty() { doc.text_without(id, icon) } else { seen }))
+            let text = if seen.is_empty() { doc.text_without(id, icon) } else { seen };
+            if !text.is_empty() {
+                return Some((id, url, text));
+            }
+            // A link without text is named by its image's `alt` or `title`, else its accessible
+            // name; named so before labels are counted, an icon's "More details" on every
+            // card is the label it is.
+            image_only.insert(id);
+            let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));
+            let name = img
+                .and_then(|i| doc.attr(i, "alt").or_else(|| doc.attr(i, "title")))
+                .map(crate::dom::collapse_whitespace)
+                .filter(|alt| !alt.is_empty())
+                .unwrap_or_else(|| accessible_name(doc, id));
+            Some((id, url, name))
         })
         .collect();
     let labels = repeated_labels(&anchors);
     let mut links = Vec::new();
     for (id, url, mut text) in anchors {
-        let image_only = text.is_empty();
-        if image_only {
-            let img = doc.descendants(id).find(|&n| doc.is_tag(n, "img"));
-            text = img
-                .and_then(|i| doc.attr(i, "alt").or_else(|| doc.attr(i, "title")))
-                .map(crate::dom::collapse_whitespace)
-                .filter(|alt| !alt.is_empty())
-                .unwrap_or_else(|| accessible_name(doc, id));
-        }
+        let image_only = image_only.contains(&id);
         let own = without_fragment(&url) == page;
         // A "Read more" or a bare thumbnail is named by its card's heading, when the heading
         // links nowhere itself.
@@ -219,7 +226,7 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
         if let Some(heading) = card_heading {
             text = heading;
         }
-        let kind = if own || is_generic(&text) {
+        let kind = if own || is_generic(&text) || is_image_file(&url) {
             LinkKind::Generic
         } else if is_taxonomy(doc, id, &url) {
             LinkKind::Taxonomy
@@ -264,8 +271,9 @@ const TEASER_CHARS: usize = 300;
 /// The text of the heading that titles a link's card: the link leads to a page of the site
 /// (a card of the site's own posts), the first ancestor within [`CARD_LEVELS`] that holds a
 /// heading holds exactly one, that heading holds no link, every link of the card leads where
-/// this one does or to a tag or author page (one card, one post, filed under a topic chip and a
-/// byline), and the card's text besides the heading is a teaser's.
+/// this one does, to a tag or author page or to a picture (one card, one post, filed under a
+/// topic chip and a byline, shown full size), and the card's text besides the heading is a
+/// teaser's.
 /// That is how a card whose title is a plain heading is read by people: the heading names what
 /// "Read more" opens.
 fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
@@ -281,7 +289,7 @@ fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
     let one_target = doc.descendants(card).filter(|&n| doc.is_tag(n, "a")).all(|a| {
         doc.attr(a, "href")
             .and_then(|h| doc.resolve(h))
-            .is_some_and(|u| without_fragment(&u) == target || is_taxonomy(doc, a, &u))
+            .is_some_and(|u| without_fragment(&u) == target || is_taxonomy(doc, a, &u) || is_image_file(&u))
     });
     let text = crate::dom::collapse_whitespace(&doc.text(heading));
     let teaser = doc.text(card).chars().filter(|c| !c.is_whitespace()).count()
@@ -318,6 +326,15 @@ fn without_fragment(url: &Url) -> Url {
     url.set_fragment(None);
     url
 }
+
+/// Whether the address is an image file's (a lightbox's full-size picture): a feed's items are
+/// pages, and the page of the picture is its card's other link.
+fn is_image_file(url: &Url) -> bool {
+    let path = url.path().to_ascii_lowercase();
+    IMAGE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
+}
+
+const IMAGE_EXTENSIONS: &[&str] = &[".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp", ".tif", ".tiff"];
 
 fn is_generic(text: &str) -> bool {
     let lower = text.to_lowercase();
