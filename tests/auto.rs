@@ -973,7 +973,8 @@ fn the_newest_post_shown_in_full_above_a_dated_list_leaves_the_page_a_list() {
     assert!(!decided_article(&html, 6), "a homepage");
     // The same post on its own page, its headline linking to itself, beside the list of older
     // posts: an article.
-    let own_page = html.replace("<head>", r#"<head><link rel="canonical" href="https://blog.example/the-newest-post.html">"#);
+    let own_page =
+        html.replace("<head>", r#"<head><link rel="canonical" href="https://blog.example/the-newest-post.html">"#);
     assert!(decided_article(&own_page, 6), "the post's own page");
 }
 
@@ -987,7 +988,9 @@ fn a_section_headline_with_an_intro_over_its_list_is_a_list() {
         .iter()
         .chain(["Winter roads", "The last bus home"].iter())
         .enumerate()
-        .map(|(i, t)| format!(r#"<li><a href="/essays/essay-{i}/">{t}: notes from a town that keeps changing</a></li>"#))
+        .map(|(i, t)| {
+            format!(r#"<li><a href="/essays/essay-{i}/">{t}: notes from a town that keeps changing</a></li>"#)
+        })
         .collect();
     let html = format!(
         r#"<html><head><title>Essays - Nadia Petrova</title></head><body><header><a href="/">Nadia Petrova</a></header>
@@ -1025,4 +1028,50 @@ fn links_to_image_files_are_no_items_and_the_cards_pages_are() {
     let pages: Vec<&str> = items.iter().map(|(_, link)| link.as_str()).collect();
     assert_eq!(pages, (0..6).map(|i| format!("/projects/project-{i}/")).collect::<Vec<_>>(), "{items:?}");
     assert_eq!(items[0].0, "Ferry timetable studio");
+}
+
+/// Class "a thread's replies": a forum topic's page (a crawler view of Discourse) lists its
+/// posts, each with its poster's link in a microdata byline (`itemprop="author"`) and a date.
+/// The posters' pages are no items: the page is the topic, an article with its replies.
+#[test]
+fn a_threads_dated_replies_by_their_posters_are_no_list() {
+    let replies: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            format!(
+                r#"<div class="topic-body crawler-post"><div class="crawler-post-meta">
+                <span class="creator" itemprop="author" itemscope itemtype="http://schema.org/Person"><a itemprop="url" href="/u/user{i}"><span itemprop="name">user{i}</span></a></span>
+                <span class="crawler-post-infos"><time itemprop="datePublished" datetime="2024-05-0{d}T10:00:00Z" class="post-time">May {d}, 2024, 10:00am</time></span></div>
+                <div class="post" itemprop="text"><p>Same here with {t}: it grew until the container was killed.</p></div></div>"#,
+                d = i + 2
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Memory keeps growing after the update - Help - Community</title></head><body>
+        <header><a href="/">Community</a></header><div id="main-outlet"><h1><a href="/t/memory-keeps-growing/123">Memory keeps growing after the update</a></h1>
+        <div class="topic-body crawler-post"><div class="crawler-post-meta">
+        <span class="creator" itemprop="author" itemscope itemtype="http://schema.org/Person"><a itemprop="url" href="/u/starter"><span itemprop="name">starter</span></a></span>
+        <time datetime="2024-05-01T09:00:00Z">May 1, 2024</time></div>
+        <div class="post" itemprop="text"><p>Since the update last week, the memory of the web container climbs steadily until the host starts swapping. It goes from 400 MB after a restart to over 3 GB in two days.</p>
+        <p>I run the official image on a small server with 4 GB of memory and a database in a separate container, and nothing else changed but the image tag.</p></div></div>
+        {replies}</div></body></html>"#
+    );
+    let doc = dom::parse(
+        html.as_bytes(),
+        &Url::parse("https://community.example/t/memory-keeps-growing/123").unwrap(),
+        &Default::default(),
+    )
+    .unwrap();
+    let analysis = auto::analyze(&doc, TimePatternDb::builtin(), &context());
+    let article = html2rss::engines::article::extract(&doc, &Default::default());
+    let posters = analysis
+        .extraction
+        .page
+        .items()
+        .filter(|i| i.link.as_ref().is_some_and(|l| l.path().starts_with("/u/")))
+        .count();
+    assert_eq!(posters, 0, "posters' pages are no items");
+    assert!(analysis.is_article_page(&doc, &article), "the topic is an article");
 }

@@ -369,9 +369,23 @@ fn is_generic(text: &str) -> bool {
     GENERIC.contains(&core) || comment || call
 }
 
+/// Levels above a link that may name it the author's: the Person element around its `url`
+/// link, and a wrapper of the name; higher up, a whole post marks its author inside it.
+const AUTHOR_LEVELS: usize = 2;
+
 fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
     let rel = doc.attr(id, "rel").unwrap_or_default().to_ascii_lowercase();
     if ["tag", "category", "author"].iter().any(|r| rel.split_whitespace().any(|w| w == *r)) {
+        return true;
+    }
+    // Microdata's author (`itemprop="author"`, a Person whose `url` this is): a byline's link
+    // to the writer's page, the way a forum names each reply's poster.
+    let authored = |n: NodeId| {
+        doc.attr(n, "itemprop").is_some_and(|p| {
+            p.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("author") || w.eq_ignore_ascii_case("creator"))
+        })
+    };
+    if std::iter::once(id).chain(doc.ancestors(id).take(AUTHOR_LEVELS)).any(authored) {
         return true;
     }
     let segments: Vec<String> = url

@@ -548,7 +548,9 @@ impl Analysis {
             let own = || total.saturating_sub(held()) >= MIN_SHORT_ARTICLE_CHARS;
             let speaks = || match text_under_headline(doc, title_node, &records, &self.repeated.links, content) {
                 None => true,
-                Some(under) => under >= MIN_SHORT_ARTICLE_CHARS && !names_its_list(doc, title_node, &records, page, under),
+                Some(under) => {
+                    under >= MIN_SHORT_ARTICLE_CHARS && !names_its_list(doc, title_node, &records, page, under)
+                }
             };
             if (undated && ((headlined && speaks()) || records.iter().all(|&r| in_furniture(doc, r))) && own())
                 || (headline_leads(doc, &records, title_node) && self.list_is_off_content(doc))
@@ -901,7 +903,9 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
 fn own_addresses(doc: &Document) -> Vec<Url> {
     let canonical = doc.descendants(doc.root()).find(|&n| {
         doc.is_tag(n, "link")
-            && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
+            && doc
+                .attr(n, "rel")
+                .is_some_and(|r| r.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
     });
     let canonical = canonical.and_then(|n| doc.attr(n, "href")).and_then(|href| doc.url.join(href).ok());
     std::iter::once(doc.url.clone()).chain(canonical).collect()
