@@ -1001,12 +1001,12 @@ fn a_section_headline_with_an_intro_over_its_list_is_a_list() {
     assert!(!decided_article(&html, 8), "the section's list");
 }
 
-/// Class "a picture's link beside the post's": a portfolio grid whose cards each link their
+/// Class "a file's link beside the page's": a portfolio grid whose cards each link their
 /// picture full size (a lightbox, named by the project) and their project page (an icon named
-/// "More details"). A feed's items are pages: a link to an image file is the picture, and the
-/// card's heading names its page.
+/// "More details"); a releases page whose releases each link their downloads. A feed's items
+/// are pages: a link to an image or an archive is a file, and the card's heading names its page.
 #[test]
-fn links_to_image_files_are_no_items_and_the_cards_pages_are() {
+fn links_to_files_are_no_items_and_the_cards_pages_are() {
     let cards: String = TOWNS
         .iter()
         .enumerate()
@@ -1028,6 +1028,26 @@ fn links_to_image_files_are_no_items_and_the_cards_pages_are() {
     let pages: Vec<&str> = items.iter().map(|(_, link)| link.as_str()).collect();
     assert_eq!(pages, (0..6).map(|i| format!("/projects/project-{i}/")).collect::<Vec<_>>(), "{items:?}");
     assert_eq!(items[0].0, "Ferry timetable studio");
+
+    let releases: String = (0..6)
+        .map(|i| {
+            let assets: String = ["aarch64-apple-darwin.tar.gz", "x86_64-unknown-linux-gnu.tar.gz", "x86_64-pc-windows-msvc.zip"]
+                .iter()
+                .map(|a| format!(r#"<li><a href="/tool/releases/download/v2.{i}.0/tool-v2.{i}.0-{a}">tool-v2.{i}.0-{a}</a></li>"#))
+                .collect();
+            format!(
+                r#"<section class="release"><h2><a href="/tool/releases/tag/v2.{i}.0">v2.{i}.0</a></h2>
+                <div class="notes"><p>Faster imports and a fix for the {t} reader.</p></div><details><summary>Assets</summary><ul>{assets}</ul></details></section>"#,
+                t = TOWNS[i]
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Releases - tool</title></head><body>{MENU}<main>{releases}</main>{FOOTER}</body></html>"#
+    );
+    let (items, _) = extract_html(&html);
+    let pages: Vec<&str> = items.iter().map(|(_, link)| link.as_str()).collect();
+    assert_eq!(pages, (0..6).map(|i| format!("/tool/releases/tag/v2.{i}.0")).collect::<Vec<_>>(), "{items:?}");
 }
 
 /// Class "a thread's replies": a forum topic's page (a crawler view of Discourse) lists its

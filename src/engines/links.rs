@@ -226,7 +226,7 @@ pub fn page_links(doc: &Document) -> Vec<Link> {
         if let Some(heading) = card_heading {
             text = heading;
         }
-        let kind = if own || is_generic(&text) || is_image_file(&url) {
+        let kind = if own || is_generic(&text) || is_file(&url) {
             LinkKind::Generic
         } else if is_taxonomy(doc, id, &url) {
             LinkKind::Taxonomy
@@ -289,7 +289,7 @@ fn card_heading(doc: &Document, id: NodeId, url: &Url) -> Option<String> {
     let one_target = doc.descendants(card).filter(|&n| doc.is_tag(n, "a")).all(|a| {
         doc.attr(a, "href")
             .and_then(|h| doc.resolve(h))
-            .is_some_and(|u| without_fragment(&u) == target || is_taxonomy(doc, a, &u) || is_image_file(&u))
+            .is_some_and(|u| without_fragment(&u) == target || is_taxonomy(doc, a, &u) || is_file(&u))
     });
     let text = crate::dom::collapse_whitespace(&doc.text(heading));
     let teaser = doc.text(card).chars().filter(|c| !c.is_whitespace()).count()
@@ -327,14 +327,49 @@ fn without_fragment(url: &Url) -> Url {
     url
 }
 
-/// Whether the address is an image file's (a lightbox's full-size picture): a feed's items are
-/// pages, and the page of the picture is its card's other link.
-fn is_image_file(url: &Url) -> bool {
+/// Whether the address is a picture's or a download's file (a lightbox's full-size picture, a
+/// release's archives and installers): a feed's items are pages, and the page of the picture
+/// or the release is its card's other link. Documents (a paper's PDF) and audio (an episode)
+/// may be what a list offers, and stay.
+fn is_file(url: &Url) -> bool {
     let path = url.path().to_ascii_lowercase();
-    IMAGE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
+    FILE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
 }
 
-const IMAGE_EXTENSIONS: &[&str] = &[".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg", ".bmp", ".tif", ".tiff"];
+const FILE_EXTENSIONS: &[&str] = &[
+    ".jpg",
+    ".jpeg",
+    ".png",
+    ".gif",
+    ".webp",
+    ".avif",
+    ".svg",
+    ".bmp",
+    ".tif",
+    ".tiff",
+    ".zip",
+    ".gz",
+    ".tgz",
+    ".xz",
+    ".bz2",
+    ".zst",
+    ".7z",
+    ".rar",
+    ".dmg",
+    ".pkg",
+    ".exe",
+    ".msi",
+    ".deb",
+    ".rpm",
+    ".apk",
+    ".appimage",
+    ".iso",
+    ".whl",
+    ".jar",
+    ".sha256",
+    ".sig",
+    ".asc",
+];
 
 fn is_generic(text: &str) -> bool {
     let lower = text.to_lowercase();
