@@ -585,7 +585,7 @@ impl Analysis {
         let page_title = collapse_whitespace(&doc.title()).to_lowercase();
         links.iter().filter(|l| within(l.node)).any(|link| {
             url_shape(&link.url) == shape
-                && link.url.path().trim_matches('/') != ""
+                && !link.url.path().trim_matches('/').is_empty()
                 && !page_title.contains(&collapse_whitespace(&link.text).to_lowercase())
                 && !own_addresses(doc).iter().any(|own| same_page(own, &link.url))
         })
