@@ -392,6 +392,24 @@ impl Document {
         self.ids().find(|&n| self.is_tag(n, tag))
     }
 
+    /// The URLs the page declares for itself: `<link rel=canonical>` and `og:url`, which every
+    /// generator and CMS writes and which a saved copy keeps.
+    pub fn declared_urls(&self) -> Vec<Url> {
+        let canonical = self
+            .ids()
+            .filter(|&n| {
+                self.is_tag(n, "link") && self.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("canonical"))
+            })
+            .filter_map(|n| self.attr(n, "href"));
+        let og_url = self
+            .ids()
+            .filter(|&n| {
+                self.is_tag(n, "meta") && self.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:url"))
+            })
+            .filter_map(|n| self.attr(n, "content"));
+        canonical.chain(og_url).filter_map(|h| self.resolve(h)).collect()
+    }
+
     /// `<title>` text.
     pub fn title(&self) -> String {
         self.first_tag("title").map(|n| self.text(n)).unwrap_or_default()

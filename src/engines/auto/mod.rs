@@ -574,7 +574,7 @@ impl Analysis {
     /// Whether the headline links to another post, of the address shape of the chosen list's
     /// posts: the page shows that post (the newest one in full above the older ones) beside
     /// its list. An article's headline links to the article itself, if anywhere (its address,
-    /// its canonical one, the title the page names itself by).
+    /// the ones it declares, the title the page names itself by).
     fn is_a_leads_title(&self, doc: &Document, title: NodeId) -> bool {
         let Some(candidate) = self.chosen() else { return false };
         let links = &self.repeated.links;
@@ -583,11 +583,12 @@ impl Analysis {
         };
         let within = |n: NodeId| n == title || doc.contains(title, n) || doc.contains(n, title);
         let page_title = collapse_whitespace(&doc.title()).to_lowercase();
+        let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
         links.iter().filter(|l| within(l.node)).any(|link| {
             url_shape(&link.url) == shape
                 && !link.url.path().trim_matches('/').is_empty()
                 && !page_title.contains(&collapse_whitespace(&link.text).to_lowercase())
-                && !own_addresses(doc).iter().any(|own| same_page(own, &link.url))
+                && !own.iter().any(|own| same_page(own, &link.url))
         })
     }
 
@@ -897,18 +898,6 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
     records.iter().find(|&&r| doc.contains(r, title)).is_some_and(|&own| {
         kind(own).1.is_some() && records.iter().filter(|&&r| r != own && kind(r) == kind(own)).count() >= 2
     })
-}
-
-/// The page's own addresses: where it was read from and the canonical one it names.
-fn own_addresses(doc: &Document) -> Vec<Url> {
-    let canonical = doc.descendants(doc.root()).find(|&n| {
-        doc.is_tag(n, "link")
-            && doc
-                .attr(n, "rel")
-                .is_some_and(|r| r.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("canonical")))
-    });
-    let canonical = canonical.and_then(|n| doc.attr(n, "href")).and_then(|href| doc.url.join(href).ok());
-    std::iter::once(doc.url.clone()).chain(canonical).collect()
 }
 
 /// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a

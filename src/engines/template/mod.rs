@@ -261,26 +261,12 @@ fn site_name(feed: &TrainingFeed, pages: &[Document]) -> String {
 
 /// The feed item whose page this is: by the page's URL, else its canonical URL.
 fn article_of(doc: &Document, feed: &TrainingFeed, site: &Site) -> Option<usize> {
-    let declared = declared_urls(doc);
+    let declared = doc.declared_urls();
     let keys: Vec<_> = std::iter::once(&doc.url).chain(&declared).map(|u| site.key(u)).collect();
     feed.items
         .iter()
         .position(|i| i.link.as_ref().is_some_and(|l| keys.contains(&site.key(l))))
         .or_else(|| article_by_title(doc, feed))
-}
-
-/// The URLs a page declares for itself: `<link rel=canonical>` and `og:url`, which every
-/// generator and CMS writes and which a saved copy keeps.
-fn declared_urls(doc: &Document) -> Vec<Url> {
-    let canonical = doc
-        .ids()
-        .filter(|&n| doc.is_tag(n, "link") && doc.attr(n, "rel").is_some_and(|r| r.eq_ignore_ascii_case("canonical")))
-        .filter_map(|n| doc.attr(n, "href"));
-    let og_url = doc
-        .ids()
-        .filter(|&n| doc.is_tag(n, "meta") && doc.attr(n, "property").is_some_and(|p| p.eq_ignore_ascii_case("og:url")))
-        .filter_map(|n| doc.attr(n, "content"));
-    canonical.chain(og_url).filter_map(|h| doc.resolve(h)).collect()
 }
 
 /// Separators between a post's title and the site's name in a `<title>` ("Post | Blog").
