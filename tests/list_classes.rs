@@ -489,8 +489,9 @@ fn sections_of_one_kind_of_record_are_one_list() {
 }
 
 /// A page that shows one post: a blog's last page, or a new blog's home. Its one `<article>`
-/// with a `<time>` and a headline linking to the post is the item, not the theme's credits in
-/// the footer; an article page (its headline links to itself) keeps no item.
+/// (with a `<time>`, or without where nothing else marks it) and a headline linking to the post
+/// is the item, not the theme's credits or social links in the footer; an article page (its
+/// headline links to itself) keeps no item.
 #[test]
 fn a_page_that_shows_one_post_gives_that_post() {
     let (title, path, day) = POSTS[4];
@@ -506,6 +507,13 @@ fn a_page_that_shows_one_post_gives_that_post() {
         {credits}</body></html>"#
     );
     assert_eq!(items(&last_page), expected(&[POSTS[4]]));
+
+    // A theme that shows no dates: the `<article>` alone marks the post.
+    let undated = format!(
+        r#"<html><body>{HEADER}<main><article><h2><a href="{path}">{title}</a></h2><p>A short excerpt of the
+        post.</p></article><nav class="pagination"><a href="/">Newer posts</a></nav></main>{FOOTER}</body></html>"#
+    );
+    assert_eq!(items(&undated), expected(&[(title, path, "")]));
 
     let own = format!(
         r#"<html><head><meta property="og:type" content="article"></head><body>{HEADER}<main><article>

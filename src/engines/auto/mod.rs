@@ -304,15 +304,26 @@ fn lone_post(
     if structured.page_is_article {
         return None;
     }
-    let mut marked = structured.marks.iter().map(|m| m.node).filter(|&n| !in_furniture(doc, n));
-    let first = marked.next()?;
+    let mut marked: Vec<NodeId> =
+        structured.marks.iter().map(|m| m.node).filter(|&n| !in_furniture(doc, n)).collect();
+    // A theme that shows no dates still wraps its post in `<article>`, HTML's element for one
+    // self-contained composition (a blog entry): on a page with no other mark, that is the mark.
+    if marked.is_empty() {
+        marked = doc.ids().filter(|&n| doc.is_tag(n, "article") && !in_furniture(doc, n)).collect();
+    }
+    let &first = marked.first()?;
     // Marks nest (an `h-entry` `<article>` with its `<time>`): one outermost mark.
-    if marked.any(|n| !doc.contains(first, n) && !doc.contains(n, first)) {
+    if marked.iter().any(|&n| !doc.contains(first, n) && !doc.contains(n, first)) {
         return None;
     }
-    let mark = structured.marks.iter().map(|m| m.node).filter(|&n| doc.contains(n, first)).min().unwrap_or(first);
+    let mark = marked.iter().copied().filter(|&n| doc.contains(n, first)).min().unwrap_or(first);
     let end = doc.node(mark).end;
-    let headline = repeated.links.iter().find(|l| l.node > mark && l.node < end && l.is_headline())?;
+    // Its headline links to the post, another page than this one (an article's headline may
+    // link to the article itself).
+    let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
+    let headline = repeated.links.iter().find(|l| {
+        l.node > mark && l.node < end && l.is_headline() && !own.iter().any(|own| same_page(own, &l.url))
+    })?;
     let text = collapse_whitespace(&doc.text(mark));
     if weight(&text).saturating_sub(weight(&headline.text)) >= MIN_ARTICLE_CHARS {
         return None;
