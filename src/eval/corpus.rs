@@ -452,6 +452,9 @@ pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
             let id = name.trim_end_matches(".html.gz").to_string();
             let truth_path = dir.join("truth").join(format!("{id}.txt"));
             let body = without_comments(String::from_utf8_lossy(&read(&truth_path)?).into_owned());
+            if holds_no_text(&body) {
+                continue;
+            }
             let url = wrapper_url(&read(&file)?)
                 .unwrap_or_else(|| Url::parse(&format!("https://articles.invalid/{set}/{id}")).expect("a valid URL"));
             pages.push(ArticlePage {
@@ -465,6 +468,19 @@ pub fn article_pages(corpus: &Path) -> Result<Vec<ArticlePage>, CorpusError> {
         }
     }
     Ok(pages)
+}
+
+/// Whether a truth text is empty but for HTML comments: a curator's "this page contains no
+/// article" (cleanportaleval's `bbc.co.uk_news_04`, a section front) is no main text to score
+/// a page on, nor an article page for the decision; the set's import already dropped the page
+/// whose gold file was empty.
+fn holds_no_text(body: &str) -> bool {
+    let mut rest = body.trim();
+    while let Some(comment) = rest.strip_prefix("<!--") {
+        let Some(end) = comment.find("-->") else { return false };
+        rest = comment[end + 3..].trim_start();
+    }
+    rest.is_empty()
 }
 
 /// The article part of a truth text. dragnet's truth files put the page's comments after a
@@ -551,7 +567,7 @@ pub fn date_pages(corpus: &Path) -> Result<Vec<DatePage>, CorpusError> {
 
 #[cfg(test)]
 mod tests {
-    use super::without_comments;
+    use super::{holds_no_text, without_comments};
 
     #[test]
     fn a_truth_text_ends_at_the_comment_separator() {
@@ -560,5 +576,13 @@ mod tests {
         let typed_otherwise = "The article.\n!@ $%^&*() COMMENTS\nA comment.\n";
         assert_eq!(without_comments(typed_otherwise.to_string()), "The article.\n");
         assert_eq!(without_comments("No comments here.\n".to_string()), "No comments here.\n");
+    }
+
+    #[test]
+    fn a_truth_of_comments_alone_holds_no_text() {
+        assert!(holds_no_text("<!-- this page contains no article -->\n"));
+        assert!(holds_no_text("  \n"));
+        assert!(!holds_no_text("<!-- note -->\nThe article.\n"));
+        assert!(!holds_no_text("<!-- unclosed\n"));
     }
 }
