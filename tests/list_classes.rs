@@ -489,8 +489,8 @@ fn sections_of_one_kind_of_record_are_one_list() {
 }
 
 /// A page that shows one post: a blog's last page, or a new blog's home. Its one `<article>`
-/// (with a `<time>`, or without where nothing else marks it) and a headline linking to the post
-/// is the item, not the theme's credits or social links in the footer; an article page (its
+/// (with a `<time>`, or without where nothing else marks it; else the one heading of the
+/// content that links to another page) and a headline linking to the post is the item, not the theme's credits or social links in the footer; an article page (its
 /// headline links to itself) keeps no item.
 #[test]
 fn a_page_that_shows_one_post_gives_that_post() {
@@ -514,6 +514,15 @@ fn a_page_that_shows_one_post_gives_that_post() {
         post.</p></article><nav class="pagination"><a href="/">Newer posts</a></nav></main>{FOOTER}</body></html>"#
     );
     assert_eq!(items(&undated), expected(&[(title, path, "")]));
+
+    // No element marks the post at all: its heading, the one in the content that links to
+    // another page, does.
+    let unmarked = format!(
+        r#"<html><body>{HEADER}<main><div class="post"><h2><a href="{path}">{title}</a></h2><p>A short
+        excerpt.</p><a href="{path}">Read more</a></div><div class="pagination"><a href="/">« Prev</a></div></main>
+        {credits}</body></html>"#
+    );
+    assert_eq!(items(&unmarked), expected(&[(title, path, "")]));
 
     let own = format!(
         r#"<html><head><meta property="og:type" content="article"></head><body>{HEADER}<main><article>

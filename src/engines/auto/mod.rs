@@ -311,6 +311,11 @@ fn lone_post(
     if marked.is_empty() {
         marked = doc.ids().filter(|&n| doc.is_tag(n, "article") && !in_furniture(doc, n)).collect();
     }
+    let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
+    let is_own = |url: &Url| own.iter().any(|own| same_page(own, url));
+    if marked.is_empty() {
+        marked.extend(headed_block(doc, &repeated.links, &is_own));
+    }
     let &first = marked.first()?;
     // Marks nest (an `h-entry` `<article>` with its `<time>`): one outermost mark.
     if marked.iter().any(|&n| !doc.contains(first, n) && !doc.contains(n, first)) {
@@ -320,10 +325,8 @@ fn lone_post(
     let end = doc.node(mark).end;
     // Its headline links to the post, another page than this one (an article's headline may
     // link to the article itself).
-    let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
-    let headline = repeated.links.iter().find(|l| {
-        l.node > mark && l.node < end && l.is_headline() && !own.iter().any(|own| same_page(own, &l.url))
-    })?;
+    let headline =
+        repeated.links.iter().find(|l| l.node > mark && l.node < end && l.is_headline() && !is_own(&l.url))?;
     let text = collapse_whitespace(&doc.text(mark));
     if weight(&text).saturating_sub(weight(&headline.text)) >= MIN_ARTICLE_CHARS {
         return None;
@@ -338,6 +341,28 @@ fn lone_post(
     page.subjects.push(crate::model::Subject { title: None, items: vec![item] });
     // One element's markup, without a repeated structure or a dated list to agree with it.
     Some(Extraction { page, engine: Engine::RepeatedPattern, confidence: 0.5 })
+}
+
+/// Where no markup marks a post, the block of the one heading in the page's content that links
+/// to another page of the site (`<h2><a>`, or a link around an `<h2>`): a post's teaser under
+/// its title, as every theme writes one. Several such headings are a list, none a page without
+/// posts; the footer's credits and the menu are furniture, no post.
+fn headed_block(doc: &Document, links: &[Link], is_own: &dyn Fn(&Url) -> bool) -> Option<NodeId> {
+    let heading_of = |link: &Link| {
+        let within = doc.ancestors(link.node).find(|&a| is_heading(doc, a));
+        within.or_else(|| doc.descendants(link.node).find(|&d| is_heading(doc, d)))
+    };
+    let mut headed = links.iter().filter(|l| {
+        l.is_headline() && l.url.host() == doc.url.host() && !is_own(&l.url) && !in_furniture(doc, l.node)
+    });
+    let link = headed.find(|l| heading_of(l).is_some())?;
+    if headed.any(|l| heading_of(l).is_some() && without_fragment(&l.url) != without_fragment(&link.url)) {
+        return None;
+    }
+    // The block holds the heading and the link, whichever is outside the other.
+    let heading = heading_of(link)?;
+    let outer = if doc.contains(heading, link.node) { heading } else { link.node };
+    doc.parent(outer)
 }
 
 /// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
