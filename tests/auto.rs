@@ -875,6 +875,17 @@ fn a_page_titled_with_the_site_name_alone_is_its_dated_list() {
     };
     assert!(!decided_article(&page("Yan Wang"), 6), "the site's home");
     assert!(decided_article(&page("Winter ferries"), 6), "an article with its author's recent posts");
+
+    // No meta tag names the site: the banner's link home does, as every theme writes one.
+    let banner = |title: &str| {
+        format!(
+            r#"<html><head><title>{title}</title></head><body><header><a href="/">Yan Wang</a>
+            <nav><a href="/about/">About</a> <a href="/posts/">Posts</a></nav></header><main><h1>{title}</h1>
+            <div class="intro">{profile}</div><h2>Recent posts</h2><ul>{posts}</ul></main></body></html>"#
+        )
+    };
+    assert!(!decided_article(&banner("Yan Wang"), 6), "the site's home, named by its banner");
+    assert!(decided_article(&banner("Winter ferries"), 6), "an article under the site's banner");
 }
 
 /// Class "resource links before the headline": a short post under a column of undated links to

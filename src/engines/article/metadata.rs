@@ -282,8 +282,13 @@ pub fn collect(doc: &Document, hint_title: Option<&str>) -> Metadata {
     let page_title = collapse_whitespace(&doc.title());
     title_candidates.push(page_title.clone());
     title_candidates.retain(|t| !t.is_empty());
-    let site_names: Vec<String> =
-        SITE_NAME_META.iter().flat_map(|k| tags.values(k)).map(title_key).filter(|k| !k.is_empty()).collect();
+    let site_names: Vec<String> = SITE_NAME_META
+        .iter()
+        .flat_map(|k| tags.values(k))
+        .map(title_key)
+        .chain(home_link_names(doc))
+        .filter(|k| !k.is_empty())
+        .collect();
     let mut title_parts = title_parts(&page_title);
     title_parts.retain(|p| !site_names.contains(&title_key(p)) && !title_candidates.contains(p));
     // The headline's words are in the article's URL (`/2012/10/gwt-25-final-is-here.html`), the
@@ -347,6 +352,16 @@ fn title_parts(title: &str) -> Vec<String> {
 }
 
 /// Lower-case words of a title, for comparing titles written slightly differently.
+/// The texts of the page's links to its site's home page (`/` of its own host): the logo or the
+/// name in the banner, which every theme writes, names the site where no meta tag does.
+fn home_link_names(doc: &Document) -> impl Iterator<Item = String> + '_ {
+    doc.ids()
+        .filter(|&n| doc.is_tag(n, "a"))
+        .filter_map(|a| Some((a, doc.resolve(doc.attr(a, "href")?)?)))
+        .filter(|(_, url)| url.host() == doc.url.host() && url.path() == "/" && url.query().is_none())
+        .map(|(a, _)| title_key(&doc.text(a)))
+}
+
 pub fn title_key(text: &str) -> String {
     let words: Vec<String> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
