@@ -304,8 +304,7 @@ fn lone_post(
     if structured.page_is_article {
         return None;
     }
-    let mut marked: Vec<NodeId> =
-        structured.marks.iter().map(|m| m.node).filter(|&n| !in_furniture(doc, n)).collect();
+    let mut marked: Vec<NodeId> = structured.marks.iter().map(|m| m.node).filter(|&n| !in_furniture(doc, n)).collect();
     // A theme that shows no dates still wraps its post in `<article>`, HTML's element for one
     // self-contained composition (a blog entry): on a page with no other mark, that is the mark.
     if marked.is_empty() {
@@ -352,9 +351,9 @@ fn headed_block(doc: &Document, links: &[Link], is_own: &dyn Fn(&Url) -> bool) -
         let within = doc.ancestors(link.node).find(|&a| is_heading(doc, a));
         within.or_else(|| doc.descendants(link.node).find(|&d| is_heading(doc, d)))
     };
-    let mut headed = links.iter().filter(|l| {
-        l.is_headline() && l.url.host() == doc.url.host() && !is_own(&l.url) && !in_furniture(doc, l.node)
-    });
+    let mut headed = links
+        .iter()
+        .filter(|l| l.is_headline() && l.url.host() == doc.url.host() && !is_own(&l.url) && !in_furniture(doc, l.node));
     let link = headed.find(|l| heading_of(l).is_some())?;
     if headed.any(|l| heading_of(l).is_some() && without_fragment(&l.url) != without_fragment(&link.url)) {
         return None;
