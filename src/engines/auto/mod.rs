@@ -551,8 +551,10 @@ impl Analysis {
             return true;
         }
         // A page titled with the site's name alone is its home or a section: its dated list is
-        // what it offers, and its text (an intro box, an "about me") is no article.
-        if article.title_is_site_name && !self.undated {
+        // what it offers, and its text (an intro box, an "about me") is no article. Unless a
+        // heading of the page links to the address the page declares for itself: a post's own
+        // page, under a theme that titles every page with the site's name.
+        if article.title_is_site_name && !self.undated && !heads_its_declared_address(doc) {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
@@ -937,6 +939,20 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
 
 /// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a
 /// reader's address may carry tracking parameters) and the fragment aside.
+/// Whether a heading of the page (`<h1>`–`<h3>`, or a link around one) links to an address the
+/// page declares for itself (`rel=canonical`, `og:url`) other than its site's home.
+fn heads_its_declared_address(doc: &Document) -> bool {
+    let declared: Vec<Url> = doc.declared_urls().into_iter().filter(|u| u.path() != "/").collect();
+    !declared.is_empty()
+        && doc.ids().filter(|&n| matches!(doc.tag(n), Some("h1" | "h2" | "h3"))).any(|h| {
+            let links = doc.ancestors(h).take(2).chain(std::iter::once(h).chain(doc.descendants(h)));
+            links
+                .filter(|&a| doc.is_tag(a, "a"))
+                .filter_map(|a| doc.resolve(doc.attr(a, "href")?))
+                .any(|url| declared.iter().any(|own| same_page(own, &url)))
+        })
+}
+
 fn same_page(a: &Url, b: &Url) -> bool {
     let key = |u: &Url| {
         let host = u.host_str().unwrap_or_default().trim_start_matches("www.").to_ascii_lowercase();
