@@ -886,6 +886,15 @@ fn a_page_titled_with_the_site_name_alone_is_its_dated_list() {
     };
     assert!(!decided_article(&banner("Yan Wang"), 6), "the site's home, named by its banner");
     assert!(decided_article(&banner("Winter ferries"), 6), "an article under the site's banner");
+
+    // Undated, the page at the site's root address titled with its name is still its home.
+    let undated: String = TOWNS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!(r#"<li><a href="/posts/post-{i}/">{t} and the town</a></li>"#))
+        .collect();
+    let home = banner("Yan Wang").replace(&posts, &undated);
+    assert!(!decided_article(&home, 6), "the site's home, undated");
 }
 
 /// Class "resource links before the headline": a short post under a column of undated links to

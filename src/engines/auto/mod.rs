@@ -551,10 +551,12 @@ impl Analysis {
             return true;
         }
         // A page titled with the site's name alone is its home or a section: its dated list is
-        // what it offers, and its text (an intro box, an "about me") is no article. Unless a
-        // heading of the page links to the address the page declares for itself: a post's own
-        // page, under a theme that titles every page with the site's name.
-        if article.title_is_site_name && !self.undated && !heads_its_declared_address(doc) {
+        // what it offers, and its text (an intro box, an "about me") is no article. Undated, the
+        // list is the site's only at its root address (some themes title every page, posts too,
+        // with the site's name). Unless a heading of the page links to the address the page
+        // declares for itself: a post's own page, under such a theme.
+        let at_home = doc.url.path() == "/";
+        if article.title_is_site_name && (!self.undated || at_home) && !heads_its_declared_address(doc) {
             return false;
         }
         let Some(content) = article.content_text.as_deref() else { return false };
