@@ -351,7 +351,6 @@ fn title_parts(title: &str) -> Vec<String> {
     parts
 }
 
-/// Lower-case words of a title, for comparing titles written slightly differently.
 /// The texts of the page's links to its site's home page (`/` of its own host): the logo or the
 /// name in the banner, which every theme writes, names the site where no meta tag does.
 fn home_link_names(doc: &Document) -> impl Iterator<Item = String> + '_ {
@@ -362,6 +361,7 @@ fn home_link_names(doc: &Document) -> impl Iterator<Item = String> + '_ {
         .map(|(a, _)| title_key(&doc.text(a)))
 }
 
+/// Lower-case words of a title, for comparing titles written slightly differently.
 pub fn title_key(text: &str) -> String {
     let words: Vec<String> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();

@@ -939,8 +939,6 @@ fn is_a_records_title(doc: &Document, links: &[Link], page: &Page, title: NodeId
     })
 }
 
-/// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a
-/// reader's address may carry tracking parameters) and the fragment aside.
 /// Whether a heading of the page (`<h1>`–`<h3>`, or a link around one) links to an address the
 /// page declares for itself (`rel=canonical`, `og:url`) other than its site's home.
 fn heads_its_declared_address(doc: &Document) -> bool {
@@ -955,6 +953,8 @@ fn heads_its_declared_address(doc: &Document) -> bool {
         })
 }
 
+/// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a
+/// reader's address may carry tracking parameters) and the fragment aside.
 fn same_page(a: &Url, b: &Url) -> bool {
     let key = |u: &Url| {
         let host = u.host_str().unwrap_or_default().trim_start_matches("www.").to_ascii_lowercase();
