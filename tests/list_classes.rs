@@ -490,8 +490,9 @@ fn sections_of_one_kind_of_record_are_one_list() {
 
 /// A page that shows one post: a blog's last page, or a new blog's home. Its one `<article>`
 /// (with a `<time>`, or without where nothing else marks it; else the one heading of the
-/// content that links to another page) and a headline linking to the post is the item, not the theme's credits or social links in the footer; an article page (its
-/// headline links to itself) keeps no item.
+/// content that links to another page) and a headline linking to the post is the item, not the
+/// theme's credits or social links in the footer; an article page (its headline links to
+/// itself) keeps no item.
 #[test]
 fn a_page_that_shows_one_post_gives_that_post() {
     let (title, path, day) = POSTS[4];
