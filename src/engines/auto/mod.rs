@@ -310,7 +310,7 @@ fn lone_post(
     if marked.is_empty() {
         marked = doc.ids().filter(|&n| doc.is_tag(n, "article") && !in_furniture(doc, n)).collect();
     }
-    let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
+    let own = own_addresses(doc);
     let is_own = |url: &Url| own.iter().any(|own| same_page(own, url));
     if marked.is_empty() {
         marked.extend(headed_block(doc, &repeated.links, &is_own));
@@ -622,7 +622,7 @@ impl Analysis {
         };
         let within = |n: NodeId| n == title || doc.contains(title, n) || doc.contains(n, title);
         let page_title = collapse_whitespace(&doc.title()).to_lowercase();
-        let own: Vec<Url> = std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect();
+        let own = own_addresses(doc);
         links.iter().filter(|l| within(l.node)).any(|link| {
             url_shape(&link.url) == shape
                 && !link.url.path().trim_matches('/').is_empty()
@@ -951,6 +951,11 @@ fn heads_its_declared_address(doc: &Document) -> bool {
                 .filter_map(|a| doc.resolve(doc.attr(a, "href")?))
                 .any(|url| declared.iter().any(|own| same_page(own, &url)))
         })
+}
+
+/// The page's own addresses: where it was read from and what it declares (canonical, og:url).
+fn own_addresses(doc: &Document) -> Vec<Url> {
+    std::iter::once(doc.url.clone()).chain(doc.declared_urls()).collect()
 }
 
 /// Whether two addresses name the same page: scheme, `www.`, a trailing slash, the query (a
