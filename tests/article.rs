@@ -389,6 +389,33 @@ fn a_license_notice_under_the_post_is_no_article_text() {
     }
 }
 
+/// Class "site notice beside the post": old themes end the page's column with a credit line
+/// (`<div class="credit">(c) 2012 … powered by WordPress</div>`) after the sidebar, not in a
+/// `<footer>`; on a short post it was taken for the text. An agency's copyright line right
+/// after its story is the story's and stays.
+#[test]
+fn a_site_s_copyright_line_after_the_sidebar_is_no_article_text() {
+    let sidebar: String = (1..=20).map(|i| format!("<li><a href=\"/?cat={i}\">Category number {i}</a></li>")).collect();
+    let html = format!(
+        r#"<html><head><title>Broken arrows</title></head><body><div id="wrapper">
+        <div class="post"><h2>Broken arrows</h2><p>Street signs bent by the storm point every
+        way but the right one; a photographer walked the old town to find them all.</p>
+        <p><img src="/arrows.jpg" alt=""></p>
+        <p>Copyright 2012 The Associated Press. All rights reserved.</p></div>
+        <div id="sidebar"><ul>{sidebar}</ul></div>
+        <div class="credit">If you find anything interesting here, please link back :-)<br>
+        (c) 2012 The Curious Brain | powered by <a href="https://wordpress.org/">WordPress</a></div>
+        </div></body></html>"#
+    );
+    let doc = page("https://brain.example.org/?p=42", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("a photographer walked the old town"), "{text}");
+    assert!(text.contains("The Associated Press. All rights reserved."), "{text}");
+    for notice in ["link back", "powered by", "Curious Brain"] {
+        assert!(!text.contains(notice), "{notice:?} in {text}");
+    }
+}
+
 /// Class "callouts": notes, warnings and background boxes set in the body as `<aside>` (Zenn's
 /// `:::message`, news sites' info boxes) or with the `alert` role (Docsy's alerts) are the
 /// text. A "read also" box of links inside the body, and a sidebar beside it, are not.

@@ -3,7 +3,10 @@
 //! hidden elements, the headline), Readability (the `dom_smoothie` crate) picks the content
 //! among the rest, and its result is cleaned again, sanitized, and turned into plain text.
 
+use std::sync::LazyLock;
+
 use dom_smoothie::{CandidateSelectMode, Config, Readability};
+use regex::Regex;
 
 use super::metadata::{
     attribute_words, class_words, is_comment_heading, is_comment_item, is_comment_zone, names_comments, title_key,
@@ -236,6 +239,33 @@ const LEGAL_STEMS: &[&str] = &["copyright", "disclaimer"];
 
 fn is_legal_notice(words: &[String]) -> bool {
     words.iter().any(|w| LEGAL_STEMS.iter().any(|stem| w.contains(stem)))
+}
+
+/// Longest site notice: a copyright line with the site's credits and a line of thanks
+/// ("(c) 2012 The Curious Brain | powered by WordPress with Barecity"), not a paragraph.
+const SITE_NOTICE_MAX_CHARS: u32 = 250;
+/// A copyright mark and the year it claims ("© 2012", "(c) 2009-2012", "Copyright © 2021"):
+/// what every site's notice says, and a sentence of an article about copyright rarely does.
+static COPYRIGHT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:©|\(c\)|copyright)(?:\s*(?:©|\(c\)))?\s*(?:19|20)\d\d\b").expect("valid regex")
+});
+
+/// Least text between the end of the main text and a site notice: the sidebar, comments or
+/// menus that stand between an article and its site's footer. An agency's line right after
+/// the story ("Copyright 2008 The Associated Press. All rights reserved.") is the story's.
+const SITE_NOTICE_GAP_CHARS: u32 = 200;
+
+/// A site's notice set apart from the article but not in a `<footer>`: a short block that
+/// claims a year's copyright, after the main text and the furniture that follows it (old
+/// themes end the page's column with a `<div class="credit">`). Whatever the block says
+/// besides goes with it: it is the site's, on every page.
+fn is_site_notice(doc: &Document, n: NodeId, main_text: NodeId, stats: &TextStats) -> bool {
+    let text_end = doc.node(main_text).end.index();
+    n.index() >= text_end
+        && stats.text[n.index()] - stats.text[text_end] >= SITE_NOTICE_GAP_CHARS
+        && matches!(doc.tag(n), Some("div" | "p" | "section" | "small" | "center"))
+        && stats.chars(doc, n) <= SITE_NOTICE_MAX_CHARS
+        && COPYRIGHT_YEAR.is_match(&doc.text(n))
 }
 
 /// A form that asks for a password or an e-mail address ([`asks_for_account`]): a sign-up,
@@ -584,6 +614,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                 && !holds_title
                 && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
             || is_labelled_line(doc, id, &stats)
+            || main_text.is_some_and(|m| is_site_notice(doc, id, m, &stats))
             || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
             || (!holds_title && !holds_text && is_marked_comment(doc, id))
             || is_lazy_placeholder(doc, id)
