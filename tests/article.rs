@@ -389,6 +389,37 @@ fn a_license_notice_under_the_post_is_no_article_text() {
     }
 }
 
+/// Class "a column of teasers outweighs a short story": a news site's column of other stories'
+/// cards after the story (a title, a date, a thumbnail and a one-sentence teaser each, under
+/// a `<div>` that titles the box) says more than the whole page's share a box may hold, but
+/// less than the story; it is no text. A shop's products that say more than the page's intro
+/// are the page's own list and stay.
+#[test]
+fn a_column_of_teaser_cards_after_a_short_story_is_no_text() {
+    let cards: String = (1..=12)
+        .map(|i| {
+            format!(
+                r#"<div class="box"><div class="box-inner"><div><a href="/2012/11/07/story-{i}/">Other headline {i}</a></div>
+                <div class="when">updated 11:04 AM EST, Wed November 7, 2012</div>
+                <div class="thumb"><a href="/2012/11/07/story-{i}/"><img src="/t{i}.jpg" alt=""></a></div>
+                <div class="teaser">Another story of the day number {i}, in one sentence.</div></div></div>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Quake hits the coast</title></head><body><div id="page">
+        <div class="story"><h1>Quake hits the coast</h1>{}</div>
+        <div class="column"><div class="column-title">Part of complete coverage on</div>{}</div>
+        </div></body></html>"#,
+        prose("the quake", 5),
+        cards
+    );
+    let doc = page("https://news.example.com/2012/11/07/quake/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 5 about the quake"), "{text}");
+    assert!(!text.contains("Another story of the day"), "{text}");
+}
+
 /// Class "site notice beside the post": old themes end the page's column with a credit line
 /// (`<div class="credit">(c) 2012 … powered by WordPress</div>`) after the sidebar, not in a
 /// `<footer>`; on a short post it was taken for the text. An agency's copyright line right

@@ -596,9 +596,6 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || (matches!(tag, "ul" | "ol")
                         && (is_teaser_list(doc, id, &stats) || is_dated_link_list(doc, id)))
                     || titles_dated_link_list(doc, id)
-                    || (matches!(tag, "div" | "section" | "aside")
-                        && after_text()
-                        && is_teaser_list(doc, id, &stats))
                     || (!holds_title && !in_text() && is_post_navigation(doc, id, &stats))
                     || (!holds_title
                         && !holds_text
@@ -610,6 +607,14 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
                     || main_article
                         .is_some_and(|a| is_article_element(doc, id) && !doc.contains(id, a) && !doc.contains(a, id))))
             || (by_class && !holds_title && !holds_text && is_legal_notice(&words))
+            // A box of other stories' cards after the text that says less than the text,
+            // whatever its share of the page (a news site's column of a dozen teasers beside a
+            // short story); one that says more is the page's own list (a shop's products
+            // under its intro).
+            || (matches!(tag, "div" | "section" | "aside")
+                && after_text()
+                && main_text.is_some_and(|m| stats.prose(doc, id) < stats.prose(doc, m))
+                && is_teaser_list(doc, id, &stats))
             || (title_node.is_some()
                 && !holds_title
                 && (is_account_form(doc, id) || (!holds_text && is_account_box(doc, id, &account_forms, &stats))))
@@ -1504,17 +1509,19 @@ const TEASER_LIST_MIN_ITEMS: usize = 3;
 
 /// A list or box whose every item holds a heading that is nothing but a link to another page:
 /// cards of other stories ("recent posts", "most popular"), a headline and a teaser each. The
-/// items are the list's `<li>`s, or a box's children of its most common tag (a "Recent Posts"
-/// heading over its cards). An article's own lists hold points and steps, and its sections'
-/// headings link, if at all, to themselves (`#intro`).
+/// items are the list's `<li>`s, or a box's children of its most common tag and class (a
+/// "Recent Posts" heading over its cards, or a `<div>` titling `<div>` cards). An article's own
+/// lists hold points and steps, and its sections' headings link, if at all, to themselves
+/// (`#intro`).
 fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
     let children: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_element(c)).collect();
-    let mut tags: Vec<&str> = children.iter().filter_map(|&c| doc.tag(c)).collect();
-    tags.sort_unstable();
-    let Some(item_tag) = tags.chunk_by(|a, b| a == b).max_by_key(|run| run.len()).map(|run| run[0]) else {
+    let kind = |c: NodeId| (doc.tag(c).unwrap_or(""), doc.attr(c, "class").unwrap_or("").trim());
+    let mut kinds: Vec<(&str, &str)> = children.iter().map(|&c| kind(c)).collect();
+    kinds.sort_unstable();
+    let Some(item_kind) = kinds.chunk_by(|a, b| a == b).max_by_key(|run| run.len()).map(|run| run[0]) else {
         return false;
     };
-    let items: Vec<NodeId> = children.into_iter().filter(|&c| doc.is_tag(c, item_tag)).collect();
+    let items: Vec<NodeId> = children.into_iter().filter(|&c| kind(c) == item_kind).collect();
     let links_away = |heading: NodeId| {
         doc.descendants(heading)
             .any(|a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some_and(|h| !h.trim_start().starts_with('#')))
