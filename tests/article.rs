@@ -389,6 +389,33 @@ fn a_license_notice_under_the_post_is_no_article_text() {
     }
 }
 
+/// Class "a taxonomy line": a post's tags and categories go (links with `rel="tag"` or
+/// `rel="category"`), and so does the line that held them ("Filed under , | 1 Comment", "This
+/// entry was posted in , . Bookmark the permalink."), which was left as labels and commas. A
+/// sentence of the text that links a tag is text.
+#[test]
+fn the_line_that_files_a_post_under_its_tags_goes_with_them() {
+    let html = format!(
+        r#"<html><head><title>A week in the Alps</title></head><body><div class="post">
+        <h2>A week in the Alps</h2>
+        <p class="postmetadata">Filed under <a href="/category/travel/" rel="category tag">Travel</a>,
+        <a href="/tag/alps/" rel="tag">Alps</a> | <a href="/alps/#comments">1 Comment</a></p>
+        {}
+        <p>Last year I wrote about <a href="/tag/hiking/" rel="tag">hiking</a> in the Dolomites, and
+        this trip went higher, over passes that stay white until the middle of July.</p>
+        <div class="entry-utility">This entry was posted in <a href="/category/travel/" rel="category">Travel</a>.
+        Bookmark the <a href="/alps/" rel="bookmark">permalink</a>.</div>
+        </div></body></html>"#,
+        prose("the hike", 3)
+    );
+    let doc = page("https://blog.example.org/alps/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 3 about the hike") && text.contains("wrote about hiking in the"), "{text}");
+    for label in ["Filed under", "1 Comment", "This entry was posted", "Bookmark the"] {
+        assert!(!text.contains(label), "{label:?} in {text}");
+    }
+}
+
 /// Class "a column of teasers outweighs a short story": a news site's column of other stories'
 /// cards after the story (a title, a date, a thumbnail and a one-sentence teaser each, under
 /// a `<div>` that titles the box) says more than the whole page's share a box may hold, but

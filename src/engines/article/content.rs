@@ -623,7 +623,8 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
             || (!holds_title && !holds_text && is_marked_comment(doc, id))
             || is_lazy_placeholder(doc, id)
-            || is_tag_link(doc, id)
+            || (is_tag_link(doc, id) && !in_sentence(doc, id, &stats))
+            || (by_class && !holds_title && is_taxonomy_line(doc, id, &stats))
             || is_heading_control(doc, id, &stats)
             || is_expanded_teaser(doc, id);
         if drop {
@@ -1016,6 +1017,30 @@ fn is_month_grid(doc: &Document, table: NodeId) -> bool {
 fn is_tag_link(doc: &Document, n: NodeId) -> bool {
     doc.is_tag(n, "a")
         && doc.attr(n, "rel").is_some_and(|r| r.split_ascii_whitespace().any(|r| r == "tag" || r == "category"))
+}
+
+/// Most text outside links of a line of a post's tags or categories: its labels and
+/// separators ("Filed under … | 1 Comment", "This entry was posted in …. Bookmark the
+/// permalink."), not a sentence of the text that links a tag.
+const TAXONOMY_LINE_MAX_PROSE: u32 = 48;
+
+/// A line that files the post under its tags or categories (a link with `rel="tag"` or
+/// `rel="category"` in it, and only labels around the links): with its links left out, what
+/// remains is labels and commas.
+fn is_taxonomy_line(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
+    matches!(doc.tag(n), Some("p" | "div" | "span" | "li" | "small"))
+        && stats.prose(doc, n) <= TAXONOMY_LINE_MAX_PROSE
+        && !holds_block(doc, n)
+        && doc.descendants(n).any(|d| is_tag_link(doc, d))
+}
+
+/// Whether a link is part of a sentence: its block says more outside links than a line of
+/// labels does ([`TAXONOMY_LINE_MAX_PROSE`]). A tag linked from the text ("I wrote about
+/// <a rel=tag>hiking</a> before") is a word of it.
+fn in_sentence(doc: &Document, link: NodeId, stats: &TextStats) -> bool {
+    doc.ancestors(link)
+        .find(|&a| doc.tag(a).is_some_and(is_block))
+        .is_some_and(|block| stats.prose(doc, block) > TAXONOMY_LINE_MAX_PROSE)
 }
 
 /// An `<article>` or an element with article microdata.
