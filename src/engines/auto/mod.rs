@@ -364,8 +364,6 @@ fn headed_block(doc: &Document, links: &[Link], is_own: &dyn Fn(&Url) -> bool) -
     doc.parent(outer)
 }
 
-/// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
-/// a vote.
 /// Containers a candidate must have to show a layout of rows (two could be chance).
 const MIN_ROWS: usize = 3;
 
@@ -399,6 +397,8 @@ fn splits_dated_records(candidate: &Candidate, links: &[Link], dated: &HashSet<U
     dated_rows >= MIN_ROWS && dated_rows * 2 >= rows.len()
 }
 
+/// ×(1 + agreement) for a vote with some agreement, [`AGAINST`] for one with none, 1 without
+/// a vote.
 fn vote_factor(vote: Option<f32>) -> f32 {
     match vote {
         None => 1.0,
