@@ -250,19 +250,20 @@ static COPYRIGHT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:©|\(c\)|copyright)(?:\s*(?:©|\(c\)))?\s*(?:19|20)\d\d\b").expect("valid regex")
 });
 
-/// Least text between the end of the main text and a site notice: the sidebar, comments or
-/// menus that stand between an article and its site's footer. An agency's line right after
-/// the story ("Copyright 2008 The Associated Press. All rights reserved.") is the story's.
-const SITE_NOTICE_GAP_CHARS: u32 = 200;
+/// Least link text between the end of the main text and a site notice: the sidebar or menus
+/// that stand between an article and its site's footer. An agency's line right after the
+/// story ("Copyright 2008 The Associated Press. All rights reserved."), or after the story's
+/// last paragraphs where each sits in a box of its own, is the story's.
+const SITE_NOTICE_GAP_LINK_CHARS: u32 = 200;
 
 /// A site's notice set apart from the article but not in a `<footer>`: a short block that
-/// claims a year's copyright, after the main text and the furniture that follows it (old
-/// themes end the page's column with a `<div class="credit">`). Whatever the block says
-/// besides goes with it: it is the site's, on every page.
+/// claims a year's copyright, after the main text and the links that follow it (old themes
+/// end the page's column with a `<div class="credit">` after the sidebar). Whatever the block
+/// says besides goes with it: it is the site's, on every page.
 fn is_site_notice(doc: &Document, n: NodeId, main_text: NodeId, stats: &TextStats) -> bool {
     let text_end = doc.node(main_text).end.index();
     n.index() >= text_end
-        && stats.text[n.index()] - stats.text[text_end] >= SITE_NOTICE_GAP_CHARS
+        && stats.link[n.index()] - stats.link[text_end] >= SITE_NOTICE_GAP_LINK_CHARS
         && matches!(doc.tag(n), Some("div" | "p" | "section" | "small" | "center"))
         && stats.chars(doc, n) <= SITE_NOTICE_MAX_CHARS
         && COPYRIGHT_YEAR.is_match(&doc.text(n))
@@ -623,7 +624,7 @@ fn prune(doc: &Document, scope: NodeId, title_node: Option<NodeId>, by_class: bo
             || (!holds_title && !holds_text && is_license_box(doc, id, &stats))
             || (!holds_title && !holds_text && is_marked_comment(doc, id))
             || is_lazy_placeholder(doc, id)
-            || (is_tag_link(doc, id) && !in_sentence(doc, id, &stats))
+            || (is_tag_link(doc, id) && !in_sentence(doc, id))
             || (by_class && !holds_title && is_taxonomy_line(doc, id, &stats))
             || is_heading_control(doc, id, &stats)
             || is_expanded_teaser(doc, id);
@@ -1034,13 +1035,17 @@ fn is_taxonomy_line(doc: &Document, n: NodeId, stats: &TextStats) -> bool {
         && doc.descendants(n).any(|d| is_tag_link(doc, d))
 }
 
-/// Whether a link is part of a sentence: its block says more outside links than a line of
-/// labels does ([`TAXONOMY_LINE_MAX_PROSE`]). A tag linked from the text ("I wrote about
-/// <a rel=tag>hiking</a> before") is a word of it.
-fn in_sentence(doc: &Document, link: NodeId, stats: &TextStats) -> bool {
-    doc.ancestors(link)
-        .find(|&a| doc.tag(a).is_some_and(is_block))
-        .is_some_and(|block| stats.prose(doc, block) > TAXONOMY_LINE_MAX_PROSE)
+/// Whether a link is a word of a sentence ("I wrote about <a rel=tag>hiking</a> before"): a
+/// word runs into it from the text before or after it. Links to tags in a list are set between
+/// commas, separators and line breaks.
+fn in_sentence(doc: &Document, link: NodeId) -> bool {
+    let siblings = doc.parent(link).map(|p| doc.children(p)).unwrap_or_default();
+    let Some(at) = siblings.iter().position(|&c| c == link) else { return false };
+    let text_of = |i: Option<usize>| i.and_then(|i| siblings.get(i)).and_then(|&c| doc.text_node(c)).unwrap_or("");
+    let before = text_of(at.checked_sub(1));
+    let after = text_of(Some(at + 1));
+    before.trim_end().chars().next_back().is_some_and(char::is_alphanumeric)
+        || after.trim_start().chars().next().is_some_and(char::is_alphanumeric)
 }
 
 /// An `<article>` or an element with article microdata.
