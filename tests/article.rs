@@ -445,6 +445,29 @@ fn a_column_of_teaser_cards_after_a_short_story_is_no_text() {
     let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
     assert!(text.contains("Paragraph 5 about the quake"), "{text}");
     assert!(!text.contains("Another story of the day"), "{text}");
+
+    // Cards classed after their posts, as WordPress writes them (`post-101 post type-post`):
+    // no two alike by class, alike by tag.
+    let cards: String = (101..=112)
+        .map(|i| {
+            format!(
+                r#"<div class="post-{i} post type-post"><div class="box-inner"><div><a href="/2012/11/07/story-{i}/">Other headline {i}</a></div>
+                <div class="when">updated 11:04 AM EST, Wed November 7, 2012</div>
+                <div class="thumb"><a href="/2012/11/07/story-{i}/"><img src="/t{i}.jpg" alt=""></a></div>
+                <div class="teaser">Teaser of another story number {i}, in one sentence.</div></div></div>"#
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Quake hits the coast</title></head><body><div id="page">
+        <div class="story"><h1>Quake hits the coast</h1>{}</div>
+        <div class="column"><div class="column-title">More stories</div>{cards}</div></div></body></html>"#,
+        prose("the quake", 5)
+    );
+    let doc = page("https://news.example.com/2012/11/07/quake/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    assert!(text.contains("Paragraph 5 about the quake"), "{text}");
+    assert!(!text.contains("Teaser of another story"), "{text}");
 }
 
 /// Class "site notice beside the post": old themes end the page's column with a credit line

@@ -1539,33 +1539,48 @@ const TEASER_LIST_MIN_ITEMS: usize = 3;
 
 /// A list or box whose every item holds a heading that is nothing but a link to another page:
 /// cards of other stories ("recent posts", "most popular"), a headline and a teaser each. The
-/// items are the list's `<li>`s, or a box's children of its most common tag and class (a
-/// "Recent Posts" heading over its cards, or a `<div>` titling `<div>` cards). An article's own
-/// lists hold points and steps, and its sections' headings link, if at all, to themselves
-/// (`#intro`).
+/// items are the list's `<li>`s, or a box's children of its most common tag and class (cards
+/// among a news column's spacers and ads), else of its most common tag (cards classed after
+/// their posts, as WordPress writes them); the first may be the box's title written as one of
+/// them (a "Recent Posts" `<div>` over `<div>` cards). An article's own lists hold points and
+/// steps, and its sections' headings link, if at all, to themselves (`#intro`).
 fn is_teaser_list(doc: &Document, list: NodeId, stats: &TextStats) -> bool {
     let children: Vec<NodeId> = doc.children(list).iter().copied().filter(|&c| doc.is_element(c)).collect();
-    let kind = |c: NodeId| (doc.tag(c).unwrap_or(""), doc.attr(c, "class").unwrap_or("").trim());
-    let mut kinds: Vec<(&str, &str)> = children.iter().map(|&c| kind(c)).collect();
-    kinds.sort_unstable();
-    let Some(item_kind) = kinds.chunk_by(|a, b| a == b).max_by_key(|run| run.len()).map(|run| run[0]) else {
-        return false;
-    };
-    let items: Vec<NodeId> = children.into_iter().filter(|&c| kind(c) == item_kind).collect();
     let links_away = |heading: NodeId| {
         doc.descendants(heading)
             .any(|a| doc.is_tag(a, "a") && doc.attr(a, "href").is_some_and(|h| !h.trim_start().starts_with('#')))
     };
-    items.len() >= TEASER_LIST_MIN_ITEMS
-        && items.iter().all(|&item| {
-            is_picture_card(doc, item, stats)
-                || doc.descendants(item).any(|d| {
-                    matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
-                        && stats.chars(doc, d) > 0
-                        && stats.prose(doc, d) == 0
-                        && links_away(d)
-                })
-        })
+    let is_teaser = |item: NodeId| {
+        is_picture_card(doc, item, stats)
+            || doc.descendants(item).any(|d| {
+                matches!(doc.tag(d), Some("h2" | "h3" | "h4" | "h5" | "h6"))
+                    && stats.chars(doc, d) > 0
+                    && stats.prose(doc, d) == 0
+                    && links_away(d)
+            })
+    };
+    let is_title = |item: NodeId| {
+        stats.link_chars(doc, item) < stats.chars(doc, item)
+            && doc.text(item).trim().chars().count() <= BOX_TITLE_MAX_CHARS
+            && !holds_media(doc, item)
+    };
+    let teasers_of_most_common = |with_class: bool| {
+        let kind = |c: NodeId| {
+            let class = if with_class { doc.attr(c, "class").unwrap_or("").trim() } else { "" };
+            (doc.tag(c).unwrap_or(""), class)
+        };
+        let mut kinds: Vec<(&str, &str)> = children.iter().map(|&c| kind(c)).collect();
+        kinds.sort_unstable();
+        let Some(item_kind) = kinds.chunk_by(|a, b| a == b).max_by_key(|run| run.len()).map(|run| run[0]) else {
+            return false;
+        };
+        let mut items: Vec<NodeId> = children.iter().copied().filter(|&c| kind(c) == item_kind).collect();
+        if items.first().is_some_and(|&first| !is_teaser(first) && is_title(first)) {
+            items.remove(0);
+        }
+        items.len() >= TEASER_LIST_MIN_ITEMS && items.into_iter().all(is_teaser)
+    };
+    teasers_of_most_common(true) || teasers_of_most_common(false)
 }
 
 /// Longest label of a post navigation's link, outside it: "Previous post:", "« Older", "上一篇："
