@@ -423,51 +423,39 @@ fn the_line_that_files_a_post_under_its_tags_goes_with_them() {
 /// are the page's own list and stay.
 #[test]
 fn a_column_of_teaser_cards_after_a_short_story_is_no_text() {
-    let cards: String = (1..=12)
-        .map(|i| {
-            format!(
-                r#"<div class="box"><div class="box-inner"><div><a href="/2012/11/07/story-{i}/">Other headline {i}</a></div>
-                <div class="when">updated 11:04 AM EST, Wed November 7, 2012</div>
-                <div class="thumb"><a href="/2012/11/07/story-{i}/"><img src="/t{i}.jpg" alt=""></a></div>
-                <div class="teaser">Another story of the day number {i}, in one sentence.</div></div></div>"#
-            )
-        })
-        .collect();
-    let html = format!(
-        r#"<html><head><title>Quake hits the coast</title></head><body><div id="page">
-        <div class="story"><h1>Quake hits the coast</h1>{}</div>
-        <div class="column"><div class="column-title">Part of complete coverage on</div>{}</div>
-        </div></body></html>"#,
-        prose("the quake", 5),
-        cards
-    );
-    let doc = page("https://news.example.com/2012/11/07/quake/", &html);
-    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    // The story's text with a column of twelve cards after it, each classed as `card_class`
+    // says and the column titled by a `<div>` of its own.
+    let text_beside_column = |column_title: &str, card_class: &dyn Fn(usize) -> String| {
+        let cards: String = (1..=12)
+            .map(|i| {
+                format!(
+                    r#"<div class="{}"><div class="box-inner"><div><a href="/2012/11/07/story-{i}/">Other headline {i}</a></div>
+                    <div class="when">updated 11:04 AM EST, Wed November 7, 2012</div>
+                    <div class="thumb"><a href="/2012/11/07/story-{i}/"><img src="/t{i}.jpg" alt=""></a></div>
+                    <div class="teaser">Another story of the day number {i}, in one sentence.</div></div></div>"#,
+                    card_class(i)
+                )
+            })
+            .collect();
+        let html = format!(
+            r#"<html><head><title>Quake hits the coast</title></head><body><div id="page">
+            <div class="story"><h1>Quake hits the coast</h1>{}</div>
+            <div class="column"><div class="column-title">{column_title}</div>{cards}</div>
+            </div></body></html>"#,
+            prose("the quake", 5)
+        );
+        let doc = page("https://news.example.com/2012/11/07/quake/", &html);
+        article::extract(&doc, &Hints::default()).content_text.unwrap()
+    };
+    let text = text_beside_column("Part of complete coverage on", &|_| "box".to_string());
     assert!(text.contains("Paragraph 5 about the quake"), "{text}");
     assert!(!text.contains("Another story of the day"), "{text}");
 
     // Cards classed after their posts, as WordPress writes them (`post-101 post type-post`):
     // no two alike by class, alike by tag.
-    let cards: String = (101..=112)
-        .map(|i| {
-            format!(
-                r#"<div class="post-{i} post type-post"><div class="box-inner"><div><a href="/2012/11/07/story-{i}/">Other headline {i}</a></div>
-                <div class="when">updated 11:04 AM EST, Wed November 7, 2012</div>
-                <div class="thumb"><a href="/2012/11/07/story-{i}/"><img src="/t{i}.jpg" alt=""></a></div>
-                <div class="teaser">Teaser of another story number {i}, in one sentence.</div></div></div>"#
-            )
-        })
-        .collect();
-    let html = format!(
-        r#"<html><head><title>Quake hits the coast</title></head><body><div id="page">
-        <div class="story"><h1>Quake hits the coast</h1>{}</div>
-        <div class="column"><div class="column-title">More stories</div>{cards}</div></div></body></html>"#,
-        prose("the quake", 5)
-    );
-    let doc = page("https://news.example.com/2012/11/07/quake/", &html);
-    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    let text = text_beside_column("More stories", &|i| format!("post-{} post type-post", 100 + i));
     assert!(text.contains("Paragraph 5 about the quake"), "{text}");
-    assert!(!text.contains("Teaser of another story"), "{text}");
+    assert!(!text.contains("Another story of the day"), "{text}");
 }
 
 /// Class "site notice beside the post": old themes end the page's column with a credit line
