@@ -1401,3 +1401,27 @@ fn a_grid_in_a_wrapper_named_for_paging_is_the_list() {
     let posts: Vec<String> = POSTS.iter().map(|(_, path, _)| path.to_string()).collect();
     assert_eq!(found, posts);
 }
+
+/// Class "featured above recent": a homepage shows a few featured cards, then its "Recent posts"
+/// in the main content. A "recent" list in a sidebar repeats the page's list; in `<main>` it is
+/// the page's stream, and the featured cards above it lead it.
+#[test]
+fn recent_posts_in_the_main_content_are_the_stream_under_its_featured_cards() {
+    let featured: String = POSTS[3..]
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div class="feature"><a href="{path}"><img src="{path}cover.jpg" alt="{title}"></a>
+                <h3><a href="{path}">{title}</a></h3></div>"#
+            )
+        })
+        .collect();
+    let recent: String =
+        POSTS[..3].iter().map(|(title, path, _)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+    let page = format!(
+        r#"<html><body>{HEADER}<main><section class="featured"><h2>Featured</h2>{featured}</section>
+        <section class="recent-posts"><h2>Recent posts</h2><ul>{recent}</ul></section></main>{FOOTER}</body></html>"#
+    );
+    let posts: Vec<(&str, &str, &str)> = POSTS[3..].iter().chain(&POSTS[..3]).map(|&(t, p, _)| (t, p, "")).collect();
+    assert_eq!(items(&page), expected(&posts));
+}

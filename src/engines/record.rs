@@ -18,6 +18,11 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1000;
 pub const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
 /// Class/id words of containers that usually repeat other lists ("recent posts").
 pub const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
+/// Of those, the words of a list in the site's order of publication ("recent posts"): in a
+/// sidebar it repeats the page's list, but inside the page's declared main content it is the
+/// page's stream (a homepage's "Featured" cards over its "Recent posts"). Rankings ("popular",
+/// "most read") are no stream wherever they sit.
+const CHRONOLOGICAL: &[&str] = &["recent"];
 pub const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
 
 /// How many wrappers above the list's containers a lead story may sit: a theme's list is a
@@ -61,6 +66,19 @@ pub fn marked_as_title(doc: &Document, links: &[Link], link: &Link) -> bool {
     doc.ancestors(link.node).take(3).any(|a| (is_heading(doc, a) || is_titled(doc, a)) && alone(a))
         || is_titled(doc, link.node)
         || heading_inside(doc, link.node).is_some()
+}
+
+/// Whether the element is named as a list that is not the page's own (see [`SECONDARY`]);
+/// `in_main`: it sits in the page's declared main content.
+pub fn is_secondary(doc: &Document, node: NodeId, in_main: bool) -> bool {
+    let named = |words: &[&str]| has_word(doc, node, words);
+    let ranked = SECONDARY.iter().any(|w| !CHRONOLOGICAL.contains(w) && named(std::slice::from_ref(w)));
+    ranked || (named(CHRONOLOGICAL) && !in_main)
+}
+
+/// The page's declared main content: `<main>` or `role="main"`.
+pub fn is_main(doc: &Document, node: NodeId) -> bool {
+    doc.is_tag(node, "main") || doc.attr(node, "role").is_some_and(|r| r.eq_ignore_ascii_case("main"))
 }
 
 /// Whether a word of the element's `class` or `id` starts with one of `keywords`.

@@ -10,7 +10,7 @@ use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
     HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, is_heading,
-    link_range, links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
+    is_main, is_secondary, link_range, links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -633,6 +633,7 @@ fn off_list_but_pager(doc: &Document, node: NodeId) -> bool {
 /// the records' headlines read as titles, so a wrapper named for paging is no pager.
 fn placement(doc: &Document, container: NodeId, titled: bool) -> f32 {
     let mut placement: f32 = 1.0;
+    let in_main = std::iter::once(container).chain(doc.ancestors(container)).any(|n| is_main(doc, n));
     for node in std::iter::once(container).chain(doc.ancestors(container)) {
         if doc.tag(node).is_none_or(|tag| tag == "body" || tag == "html") {
             break;
@@ -641,7 +642,7 @@ fn placement(doc: &Document, container: NodeId, titled: bool) -> f32 {
         let pager = has_word(doc, node, PAGER) && !(titled && node != container);
         if off_list_but_pager(doc, node) || pager {
             placement = placement.min(OFF_LIST_PLACEMENT);
-        } else if has_word(doc, node, SECONDARY) {
+        } else if is_secondary(doc, node, in_main) {
             placement = placement.min(SECONDARY_PLACEMENT);
         }
         if is_main(doc, node) {
@@ -649,10 +650,6 @@ fn placement(doc: &Document, container: NodeId, titled: bool) -> f32 {
         }
     }
     placement
-}
-
-fn is_main(doc: &Document, node: NodeId) -> bool {
-    doc.is_tag(node, "main") || doc.attr(node, "role").is_some_and(|r| r.eq_ignore_ascii_case("main"))
 }
 
 /// A list outside the page's declared main content (when it declares one) is less likely its

@@ -45,7 +45,8 @@ use super::discover::{self, TimeNode, TimeSource};
 use crate::dom::{Document, NodeId};
 use crate::engines::links::{Link, page_links};
 use crate::engines::record::{
-    self, HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, SECONDARY, has_title, has_word, is_heading, tag_path, title_of,
+    self, HeadlineSlot, OFF_LIST, OFF_LIST_TAGS, has_title, has_word, is_heading, is_main, is_secondary, tag_path,
+    title_of,
 };
 use crate::engines::{Engine, Extraction};
 use crate::model::{Item, Page, Subject};
@@ -622,18 +623,19 @@ impl PageView<'_> {
     fn placement(&self, container: NodeId, slot: Option<NodeId>) -> f32 {
         let doc = self.doc;
         let mut placement: f32 = 1.0;
-        let chain = slot.into_iter().chain(std::iter::once(container)).chain(doc.ancestors(container));
-        for node in chain {
+        let chain = || slot.into_iter().chain(std::iter::once(container)).chain(doc.ancestors(container));
+        let in_main = chain().any(|n| is_main(doc, n));
+        for node in chain() {
             if doc.tag(node).is_none_or(|tag| tag == "body" || tag == "html") {
                 break;
             }
             if self.off_list(node) {
                 placement = placement.min(0.15);
-            } else if has_word(doc, node, SECONDARY) {
+            } else if is_secondary(doc, node, in_main) {
                 placement = placement.min(0.5);
             }
             // Above the page's main element are only page-wide wrappers ("main-and-footer").
-            if doc.is_tag(node, "main") || doc.attr(node, "role") == Some("main") {
+            if is_main(doc, node) {
                 break;
             }
         }
