@@ -1425,3 +1425,31 @@ fn recent_posts_in_the_main_content_are_the_stream_under_its_featured_cards() {
     let posts: Vec<(&str, &str, &str)> = POSTS[3..].iter().chain(&POSTS[..3]).map(|&(t, p, _)| (t, p, "")).collect();
     assert_eq!(items(&page), expected(&posts));
 }
+
+/// Class "a length read as a time of day": a video grid or a podcast's episodes show each item's
+/// length ("12:31", "1:02:33") beside its title, named as such by a class, by schema.org's
+/// `itemprop="duration"` or by a `<time datetime="PT…">` duration. A length is no moment: the
+/// items are undated, not dated today at half past twelve.
+#[test]
+fn an_item_s_length_is_no_time_of_day() {
+    let lengths = [
+        r#"<span class="duration">12:31</span>"#,
+        r#"<span itemprop="duration">12:32</span>"#,
+        r#"<time datetime="PT12M33S">12:33</time>"#,
+    ];
+    for length in lengths {
+        let videos: String = POSTS
+            .iter()
+            .map(|(title, path, _)| {
+                format!(
+                    r#"<div class="video"><a class="thumb" href="{path}"><img src="{path}t.jpg" alt="">{length}</a>
+                    <a class="title" href="{path}">{title}</a></div>"#
+                )
+            })
+            .collect();
+        let page =
+            format!(r#"<html><body>{HEADER}<main><div class="grid">{videos}</div></main>{FOOTER}</body></html>"#);
+        let posts: Vec<(&str, &str, &str)> = POSTS.iter().map(|&(t, p, _)| (t, p, "")).collect();
+        assert_eq!(items(&page), expected(&posts), "{length}");
+    }
+}

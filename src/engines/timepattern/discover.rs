@@ -118,7 +118,7 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         let id = NodeId(i);
         let node = doc.node(id);
         if let Some(tag) = doc.tag(id) {
-            if SKIPPED.contains(&tag) {
+            if SKIPPED.contains(&tag) || is_duration(doc, id) {
                 i = node.end.0;
                 continue;
             }
@@ -174,6 +174,24 @@ pub fn discover(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ve
         node.role = role;
     }
     nodes
+}
+
+/// Class/id words of an element that shows a length of time (a video's or an episode's), whose
+/// "12:31" or "1:02:33" reads like a time of day. Sites name it so (video grids, podcast
+/// players); schema.org and HTML mark it below.
+const DURATION_WORDS: &[&str] = &["duration", "runtime"];
+/// schema.org's properties of type Duration (lowercase).
+const DURATION_PROPS: &[&str] = &["duration", "timerequired", "cooktime", "preptime", "totaltime", "performtime"];
+
+/// An element that shows a length of time, not a moment: named so by its class, marked as a
+/// schema.org duration (`itemprop="duration"`, `timeRequired`, `cookTime`…), or a `<time>`
+/// whose `datetime` is a duration (`PT12M31S`, HTML's duration syntax).
+fn is_duration(doc: &Document, id: NodeId) -> bool {
+    let itemprop = doc.attr(id, "itemprop").unwrap_or_default().to_ascii_lowercase();
+    let iso_duration = doc.attr(id, "datetime").is_some_and(|v| v.trim_start().starts_with(['P', 'p']));
+    DURATION_PROPS.contains(&itemprop.as_str())
+        || iso_duration
+        || crate::engines::record::has_word(doc, id, DURATION_WORDS)
 }
 
 /// The element that shows a date: the node itself, or the parent of a date in text.
