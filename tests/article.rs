@@ -2090,3 +2090,36 @@ fn a_kicker_set_against_the_headline_without_a_space_still_names_the_headline() 
         .unwrap();
     assert!(text.starts_with(dek), "{text}");
 }
+
+/// Class "code that reads like page furniture": a post's code block holds lines that, outside
+/// code, would be a byline ("Create File By Author: Hong" when Hong wrote the post), a
+/// dateline ("Date: 21:12") or a metadata line. Code is the text verbatim: none of its lines
+/// is dropped, whatever it reads like.
+#[test]
+fn a_code_block_keeps_its_lines_that_read_like_a_byline_or_a_date() {
+    let code = [
+        "# -*- coding: utf-8 -*-",
+        "\"\"\"",
+        "File Name: image_shapes.py",
+        "Date: 21:12",
+        "Create File By Author: Hong",
+        "Version: 1.0 · 2021-03-04 · draft",
+        "\"\"\"",
+        "import cv2 as cv",
+    ];
+    let block: String =
+        code.iter().map(|line| format!(r#"<span class="line">{}</span><br>"#, line.replace('"', "&quot;"))).collect();
+    let html = format!(
+        r#"<html><head><title>Image shapes | Notes</title><meta name="author" content="Hong"></head><body>
+        <article><h1>Image shapes</h1><p class="byline">By Hong</p><div class="post-body">{}
+        <figure class="highlight"><pre><code>{block}</code></pre></figure>{}</div></article></body></html>"#,
+        prose("image shapes", 3),
+        prose("pixels", 2)
+    );
+    let doc = page("https://notes.example/posts/image-shapes/", &html);
+    let text = article::extract(&doc, &Hints::default()).content_text.unwrap();
+    for line in code {
+        assert!(text.contains(line), "{line:?} missing from {text}");
+    }
+    assert!(!text.contains("By Hong"), "the post's own byline is no text: {text}");
+}

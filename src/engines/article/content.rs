@@ -1436,6 +1436,12 @@ fn finish(readable_html: &str, page: &Document, landmarks: &Landmarks) -> Option
         let n = NodeId(i);
         i += 1;
         let Some(tag) = out.tag(n) else { continue };
+        // Code is the text verbatim: its lines may read like a byline or a date line
+        // ("Create File By Author: …", "Date: 21:12") and are still code.
+        if tag == "pre" {
+            i = out.node(n).end.0;
+            continue;
+        }
         let chars = stats.chars(&out, n) as usize;
         let is_title_copy =
             matches!(tag, "h1" | "h2" | "h3") && headline_key.as_deref().is_some_and(|k| title_key_of(&out, n) == k);
