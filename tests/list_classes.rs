@@ -463,6 +463,37 @@ fn an_archive_declared_as_an_article_gives_its_posts() {
     assert_eq!(items(&article), []);
 }
 
+/// The same archive or homepage, declared an article by its generator, in two more shapes that
+/// themes give it: each post with a teaser of a sentence or two under its title, and titles of
+/// a few words (shorter than a headline, longer than a menu's labels).
+#[test]
+fn a_teaser_list_or_short_titles_declared_as_an_article_give_their_posts() {
+    let head = r#"<head><meta property="og:type" content="article"><title>Someone's notes</title></head>"#;
+    let teasers: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<li class="post-item"><h2><a href="{path}">{title}</a></h2>
+                <p>What this post is about, said in a sentence or two for the list.</p></li>"#
+            )
+        })
+        .collect();
+    let page = format!("<html>{head}<body>{HEADER}<main><ul>{teasers}</ul></main>{FOOTER}</body></html>");
+    let undated: Vec<_> = POSTS.iter().map(|(t, p, _)| (t.to_string(), p.to_string(), String::new())).collect();
+    assert_eq!(items(&page), undated);
+    let short = [
+        ("Welcome to my new blog", "/posts/welcome/"),
+        ("More ranting", "/posts/more-ranting/"),
+        ("Notes on walking", "/posts/walking/"),
+        ("A new desk at last", "/posts/desk/"),
+        ("Why I left the city", "/posts/city/"),
+    ];
+    let list: String = short.iter().map(|(title, path)| format!(r#"<li><a href="{path}">{title}</a></li>"#)).collect();
+    let page = format!("<html>{head}<body>{HEADER}<main><h1>Archive</h1><ul>{list}</ul></main>{FOOTER}</body></html>");
+    let undated: Vec<_> = short.iter().map(|(t, p)| (t.to_string(), p.to_string(), String::new())).collect();
+    assert_eq!(items(&page), undated);
+}
+
 /// Class 7: a page in sections (a portal's topics, a homepage's "Projects" and "Posts") whose
 /// records are of one kind gives the records of every section, as subjects; a sidebar with
 /// records of that kind does not join.

@@ -35,7 +35,7 @@ use url::Url;
 use crate::dom::{Document, NodeId, collapse_whitespace};
 use crate::engines::article::Article;
 use crate::engines::links::Link;
-use crate::engines::record::{is_heading, url_shape, usual_url_shape};
+use crate::engines::record::{is_heading, marked_as_title, url_shape, usual_url_shape};
 use crate::engines::regions::in_furniture;
 use crate::engines::repeated::{self, Candidate, CandidateReport, Record};
 use crate::engines::structured::{self, Source, Structured, StructuredReport, without_fragment};
@@ -78,6 +78,14 @@ const MIN_SHORT_ARTICLE_CHARS: usize = 80;
 /// that is a page's content: page blocks that hold an article and its comments spread over
 /// many links.
 const LIST_FOCUS: f32 = 0.8;
+/// Shortest titles (on average; characters but spaces, a CJK character counting two) of a list
+/// that is the page's content: a few words each ("More ranting" is 11, "Notes on walking" 14),
+/// where a menu's or a tag list's labels are a word ("Archives", "About me": 7 or 8).
+const LISTED_TITLE_CHARS: f32 = 11.0;
+/// Most text of a record beside its title, per character of the title, in a list that is the
+/// page's content: a teaser of a sentence or two (a title of 30 characters, a teaser of 100);
+/// a page's blocks that each hold an article run to paragraphs.
+const TEASER_TEXT_PER_TITLE: f32 = 4.0;
 /// Text beside a list (characters) from which the list is not the page's content: about 80
 /// English words, an article's length rather than an archive's introduction.
 const MAX_TEXT_BESIDE_LIST: usize = 500;
@@ -178,12 +186,20 @@ pub fn analyze(doc: &Document, db: &TimePatternDb, context: &DateContext) -> Ana
     let holds_the_page = |r: &Ranked| {
         let candidate = &repeated.candidates[r.candidate];
         // A list of titles in the page's content, not links in prose or a page's blocks
-        // (several records with headline-long titles that are most of their text, each about
-        // one item), and no text of an article's length beside it.
+        // (several records with titles of a few words or more, each about one item, that are
+        // most of their text or head a teaser of a sentence or two), and no text of an
+        // article's length beside it. A teaser's title is marked as one (a heading): paragraphs
+        // of prose with a link each are no teasers.
         let f = &candidate.factors;
+        let titled = || {
+            candidate
+                .records
+                .iter()
+                .all(|r| r.headline.is_some_and(|h| marked_as_title(doc, &repeated.links, &repeated.links[h])))
+        };
         f.headlines >= 3
-            && f.title >= 1.0
-            && f.text_chars < f.title_chars
+            && f.title_chars >= LISTED_TITLE_CHARS
+            && (f.text_chars < f.title_chars || (f.text_chars < TEASER_TEXT_PER_TITLE * f.title_chars && titled()))
             && f.placement >= 1.0
             && f.focus >= LIST_FOCUS
             && (candidate.text_beside(doc) as usize) < MAX_TEXT_BESIDE_LIST
