@@ -1484,3 +1484,46 @@ fn an_item_s_length_is_no_time_of_day() {
         assert_eq!(items(&page), expected(&posts), "{length}");
     }
 }
+
+/// Class "a month archive beside the posts": a blog's sidebar lists its months with their post
+/// counts, each month a link to its archive (`/archives/2024/05/`, as Hexo writes it; `/2024/05/`
+/// as WordPress does). Where nothing names the sidebar (a `<div>` among `<div>`s, classes
+/// hashed by a build tool) and the posts show no dates, the months are still no posts: a link
+/// to a date's archive is no item's headline.
+#[test]
+fn a_month_archive_beside_undated_posts_is_no_list() {
+    const MONTHS: [&str; 8] = [
+        "June 2024",
+        "May 2024",
+        "April 2024",
+        "March 2024",
+        "February 2024",
+        "January 2024",
+        "December 2023",
+        "November 2023",
+    ];
+    let posts: String = POSTS
+        .iter()
+        .map(|(title, path, _)| {
+            format!(
+                r#"<div><h2><a href="{path}">{title}</a></h2><p>What the post says, in a sentence or two.</p></div>"#
+            )
+        })
+        .collect();
+    for prefix in ["/archives", ""] {
+        let months: String = MONTHS
+            .iter()
+            .enumerate()
+            .map(|(k, month)| {
+                let date = chrono::NaiveDate::parse_from_str(&format!("1 {month}"), "%d %B %Y").unwrap();
+                let path = format!("{prefix}/{}/", date.format("%Y/%m"));
+                format!(r#"<li><a href="{path}"><span>{month}</span><span>{}</span></a></li>"#, k % 3 + 1)
+            })
+            .collect();
+        let page = format!(
+            r#"<html><body>{HEADER}<div><div>{posts}</div><div><h3>Archives</h3><ul>{months}</ul></div></div>{FOOTER}</body></html>"#
+        );
+        let undated: Vec<_> = POSTS.iter().map(|&(t, p, _)| (t, p, "")).collect();
+        assert_eq!(items(&page), expected(&undated), "months at {prefix}/YYYY/MM/");
+    }
+}

@@ -451,9 +451,17 @@ fn is_taxonomy(doc: &Document, id: NodeId, url: &Url) -> bool {
 /// `/98`, `/2024/98`).
 const ARCHIVE_YEARS: std::ops::RangeInclusive<u32> = 1990..=2100;
 
+/// Words that a date archive's path may start with (Hexo's `/archives/2021/05/`, a blog's
+/// `/blog/2021/`): a section of the site, not a post.
+const ARCHIVE_PREFIXES: &[&str] = &["archives", "archive", "date", "blog", "posts", "news"];
+
 /// A date archive's path: a year, then a month and a day at most (`/2021/`, `/2021/05/`,
-/// `/2021/5/3/`).
+/// `/2021/5/3/`, `/archives/2021/05/`).
 fn is_date_archive(segments: &[String]) -> bool {
+    let segments = match segments {
+        [first, rest @ ..] if ARCHIVE_PREFIXES.contains(&first.as_str()) => rest,
+        _ => segments,
+    };
     let number = |s: &String| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<u32>().ok()).flatten();
     let numbers: Vec<Option<u32>> = segments.iter().map(number).collect();
     match numbers[..] {
