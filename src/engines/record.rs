@@ -16,12 +16,12 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1000;
 /// Class/id words of containers that hold no item list of the page (a class word that starts
 /// with one: `sidebar-left`, `widget_recent_entries`, `commentlist`).
 pub const OFF_LIST: &[&str] = &["sidebar", "widget", "footer", "comment", "related", "breadcrumb", "navbar", "menu"];
-/// Class/id words of containers that usually repeat other lists ("recent posts").
-pub const SECONDARY: &[&str] = &["recent", "popular", "trending", "most", "aside"];
-/// Of those, the words of a list in the site's order of publication ("recent posts"): in a
-/// sidebar it repeats the page's list, but inside the page's declared main content it is the
-/// page's stream (a homepage's "Featured" cards over its "Recent posts"). Rankings ("popular",
-/// "most read") are no stream wherever they sit.
+/// Class/id words of containers that rank posts ("popular", "most read") or set them aside:
+/// they repeat other lists, or are no stream, wherever they sit.
+const RANKED: &[&str] = &["popular", "trending", "most", "aside"];
+/// Class/id words of a list in the site's order of publication ("recent posts"): in a sidebar
+/// it repeats the page's list, but inside the page's declared main content it is the page's
+/// stream (a homepage's "Featured" cards over its "Recent posts").
 const CHRONOLOGICAL: &[&str] = &["recent"];
 pub const OFF_LIST_TAGS: &[&str] = &["aside", "footer", "nav"];
 
@@ -68,12 +68,11 @@ pub fn marked_as_title(doc: &Document, links: &[Link], link: &Link) -> bool {
         || heading_inside(doc, link.node).is_some()
 }
 
-/// Whether the element is named as a list that is not the page's own (see [`SECONDARY`]);
-/// `in_main`: it sits in the page's declared main content.
+/// Whether the element is named as a list that usually repeats or ranks other lists, not the
+/// page's own (see [`RANKED`], [`CHRONOLOGICAL`]); `in_main`: it is known to sit in the page's
+/// declared main content.
 pub fn is_secondary(doc: &Document, node: NodeId, in_main: bool) -> bool {
-    let named = |words: &[&str]| has_word(doc, node, words);
-    let ranked = SECONDARY.iter().any(|w| !CHRONOLOGICAL.contains(w) && named(std::slice::from_ref(w)));
-    ranked || (named(CHRONOLOGICAL) && !in_main)
+    has_word(doc, node, RANKED) || (!in_main && has_word(doc, node, CHRONOLOGICAL))
 }
 
 /// The page's declared main content: `<main>` or `role="main"`.

@@ -9,8 +9,8 @@ use url::Url;
 use crate::dom::{Document, NodeId};
 use crate::engines::links::Link;
 use crate::engines::record::{
-    HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, SECONDARY, align_headlines, has_title, has_word, is_heading,
-    is_main, is_secondary, link_range, links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
+    HeadlineSlot, LEAD_LEVELS, OFF_LIST, OFF_LIST_TAGS, align_headlines, has_title, has_word, is_heading, is_main,
+    is_secondary, link_range, links_in, marked_as_title, tag_path, title_of, url_shape, usual_url_shape,
 };
 use crate::engines::timepattern::db::is_cjk;
 
@@ -774,7 +774,7 @@ pub fn add_leads(doc: &Document, links: &[Link], candidate: &mut Candidate, date
     let outside = |link: &Link| {
         doc.ancestors(link.node).take_while(|&a| a != region).any(|a| {
             (off_list(doc, a) && !featured_aside(a, link))
-                || has_word(doc, a, SECONDARY)
+                || is_secondary(doc, a, false)
                 || doc.tag(a).is_some_and(|t| HIDDEN.contains(&t))
         })
     };
@@ -857,7 +857,7 @@ pub fn add_same_kind(doc: &Document, links: &[Link], candidate: &mut Candidate) 
         i += 1;
         let Some(node_tag) = doc.tag(id) else { continue };
         let in_list = elements.iter().any(|&e| doc.contains(e, id) || doc.contains(id, e));
-        let aside = off_list(doc, id) || has_word(doc, id, SECONDARY) || HIDDEN.contains(&node_tag);
+        let aside = off_list(doc, id) || is_secondary(doc, id, false) || HIDDEN.contains(&node_tag);
         if elements.contains(&id) || aside {
             i = doc.node(id).end.0;
             continue;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::dates::{DateContext, Precision};
 use super::db::{Fields, Order, RawMatch, TimePatternDb};
 use crate::dom::{Address, Document, NodeId, collapse_whitespace};
+use crate::engines::record::has_word;
 
 /// Text longer than this is prose that mentions a date, not a date line.
 const MAX_TEXT_CHARS: usize = 200;
@@ -189,9 +190,7 @@ const DURATION_PROPS: &[&str] = &["duration", "timerequired", "cooktime", "prept
 fn is_duration(doc: &Document, id: NodeId) -> bool {
     let itemprop = doc.attr(id, "itemprop").unwrap_or_default().to_ascii_lowercase();
     let iso_duration = doc.attr(id, "datetime").is_some_and(|v| v.trim_start().starts_with(['P', 'p']));
-    DURATION_PROPS.contains(&itemprop.as_str())
-        || iso_duration
-        || crate::engines::record::has_word(doc, id, DURATION_WORDS)
+    DURATION_PROPS.contains(&itemprop.as_str()) || iso_duration || has_word(doc, id, DURATION_WORDS)
 }
 
 /// The element that shows a date: the node itself, or the parent of a date in text.
